@@ -1,0 +1,136 @@
+// GGUF v3: metadata values, a validating reader over a memory mapping, and a writer.
+// The reader checks every count, length, offset and size against the file size before use;
+// any problem is one Status naming the file, the key or tensor, and what is wrong.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "hearth/status.h"
+#include "io/mapped_file.h"
+#include "quant/types.h"
+
+namespace hearth::io {
+
+enum class GgufValueType : uint32_t {
+    U8 = 0, I8 = 1, U16 = 2, I16 = 3, U32 = 4, I32 = 5, F32 = 6, Bool = 7,
+    String = 8, Array = 9, U64 = 10, I64 = 11, F64 = 12,
+};
+const char* ggufValueTypeName(GgufValueType type);
+
+// One metadata value. Integers of every width live in `u`/`i`, floats in `f`; `type` keeps the
+// exact stored type so that the writer reproduces the file bit for bit.
+struct GgufValue {
+    GgufValueType type = GgufValueType::U32;
+    GgufValueType elementType = GgufValueType::U8; // for Array only
+    std::variant<uint64_t, int64_t, double, bool, std::string, std::vector<GgufValue>> data;
+
+    static GgufValue u32(uint32_t v);
+    static GgufValue i32(int32_t v);
+    static GgufValue u64(uint64_t v);
+    static GgufValue f32(float v);
+    static GgufValue boolean(bool v);
+    static GgufValue string(std::string v);
+    static GgufValue array(GgufValueType elementType, std::vector<GgufValue> items);
+    static GgufValue stringArray(const std::vector<std::string>& items);
+    static GgufValue f32Array(const std::vector<float>& items);
+    static GgufValue i32Array(const std::vector<int32_t>& items);
+
+    // Conversions; nullopt when the stored type does not fit (e.g. a negative value as unsigned,
+    // a string as a number). Any integer type converts to any other when the value fits.
+    std::optional<uint64_t> asUInt() const;
+    std::optional<int64_t> asInt() const;
+    std::optional<double> asFloat() const; // integers convert too
+    std::optional<bool> asBool() const;
+    const std::string* asString() const;
+    const std::vector<GgufValue>* asArray() const;
+};
+
+struct GgufTensorInfo {
+    std::string name;
+    DType type = DType::F32;
+    std::vector<uint64_t> ne;  // ggml order: ne[0] is the contiguous (innermost) dimension
+    uint64_t offset = 0;       // relative to the start of the data blob
+    uint64_t bytes = 0;        // computed from type and ne
+    const uint8_t* data = nullptr; // inside the mapping
+    uint64_t elements() const;
+};
+
+class GgufFile {
+public:
+    // Opens and validates: magic "GGUF", version 3 (2 is accepted too), counts, string lengths,
+    // value types, nested arrays, general.alignment (a power of two >= 8... as GGUF requires a
+    // multiple of 8), tensor names unique, n_dims 1..4, dimensions non-zero and not overflowing,
+    // known ggml type ids, rows a whole number of blocks, offsets aligned and inside the file.
+    static Result<GgufFile> open(const std::string& path);
+    // Same checks on an existing mapping (tests and fuzzing use fromBuffer()).
+    static Result<GgufFile> parse(std::shared_ptr<const MappedFile> file);
+
+    const std::string& path() const;
+    uint32_t version() const { return m_version; }
+    uint64_t alignment() const { return m_alignment; }
+    uint64_t dataOffset() const { return m_dataOffset; } // file offset of the tensor data blob
+
+    // Metadata in file order.
+    const std::vector<std::pair<std::string, GgufValue>>& metadata() const { return m_metadata; }
+    const GgufValue* find(const std::string& key) const;
+
+    // Typed getters with errors naming the file and key: NotFound when missing,
+    // DataLoss when present with the wrong type ("model.gguf: key llama.block_count: expected
+    // an unsigned integer, got string").
+    Result<uint64_t> getUInt(const std::string& key) const;
+    Result<double> getFloat(const std::string& key) const;
+    Result<std::string> getString(const std::string& key) const;
+    Result<bool> getBool(const std::string& key) const;
+
+    const std::vector<GgufTensorInfo>& tensors() const { return m_tensors; }
+    const GgufTensorInfo* findTensor(const std::string& name) const;
+    const std::shared_ptr<const MappedFile>& mapping() const { return m_file; }
+
+private:
+    std::shared_ptr<const MappedFile> m_file;
+    uint32_t m_version = 3;
+    uint64_t m_alignment = 32;
+    uint64_t m_dataOffset = 0;
+    std::vector<std::pair<std::string, GgufValue>> m_metadata;
+    std::vector<GgufTensorInfo> m_tensors;
+};
+
+// Builds a GGUF v3 file. Metadata and tensors are written in insertion order; tensor data is
+// padded to general.alignment (added automatically if absent, default 32).
+class GgufWriter {
+public:
+    void set(const std::string& key, GgufValue value); // replaces an existing key in place
+    // `ne` in ggml order; `bytes` must equal the size implied by type and ne (checked in write()).
+    void addTensor(const std::string& name, DType type, std::vector<uint64_t> ne,
+                   std::vector<uint8_t> bytes);
+    // Same, without copying: `data` must outlive write()/serialize().
+    void addTensorView(const std::string& name, DType type, std::vector<uint64_t> ne,
+                       const uint8_t* data, uint64_t bytes);
+
+    // The whole file in memory (tests, corpora).
+    Result<std::string> serialize() const;
+    // Writes `path` atomically: to "path.part", fsync, then rename. A failed or interrupted write
+    // never leaves a file at `path`. Errors: InvalidArgument (inconsistent tensor), Internal (I/O).
+    Status write(const std::string& path) const;
+
+private:
+    struct Tensor {
+        std::string name;
+        DType type;
+        std::vector<uint64_t> ne;
+        std::vector<uint8_t> owned;
+        const uint8_t* data;
+        uint64_t bytes;
+    };
+    Status validate() const;
+    std::vector<std::pair<std::string, GgufValue>> m_metadata;
+    std::vector<Tensor> m_tensors;
+};
+
+} // namespace hearth::io

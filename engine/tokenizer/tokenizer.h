@@ -1,0 +1,80 @@
+// The tokenizer interface the runtime uses, whatever the vocabulary's origin (SentencePiece
+// tokenizer.model, GGUF "llama" vocabulary; byte-level BPE comes later behind the same interface).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hearth/status.h"
+
+namespace hearth {
+
+namespace io { class GgufFile; }
+
+enum class TokenKind : int32_t { // GGUF tokenizer.ggml.token_type values
+    Normal = 1, Unknown = 2, Control = 3, UserDefined = 4, Unused = 5, Byte = 6,
+};
+
+class Tokenizer {
+public:
+    virtual ~Tokenizer() = default;
+
+    // Encodes `text` as the model's tokenizer does. With addBos, prepends BOS when the model
+    // asks for it (addsBos()). Text is UTF-8; invalid bytes go through byte fallback, never crash.
+    // SentencePiece: the dummy-prefix "▁" is added when the model says so; runs of spaces are
+    // kept (as llama.cpp and HF's fast Llama tokenizer do). With parseSpecial, the text of a
+    // control/user-defined token (e.g. "<s>") becomes that token, as HF's encode() does.
+    virtual std::vector<int32_t> encode(std::string_view text, bool addBos, bool parseSpecial) const = 0;
+
+    // The bytes a token contributes to text: "▁" becomes a space, "<0x41>" the byte 0x41,
+    // control tokens nothing. (The leading space after BOS is handled by the detokenizer.)
+    virtual std::string tokenBytes(int32_t id) const = 0;
+    // The token's vocabulary string as stored (for display and `inspect`).
+    virtual std::string tokenPiece(int32_t id) const = 0;
+    virtual TokenKind tokenKind(int32_t id) const = 0;
+
+    virtual int32_t vocabSize() const = 0;
+    virtual int32_t bosId() const = 0;   // -1 if none
+    virtual int32_t eosId() const = 0;   // -1 if none
+    virtual bool addsBos() const = 0;    // whether prompts start with BOS by default
+    // Whether SentencePiece-style decoding drops the leading space of the first piece after BOS
+    // (or at the very start).
+    virtual bool stripsLeadingSpace() const = 0;
+
+    // Plain decode of a whole id sequence (no special tokens' text), as HF decode(ids,
+    // skip_special_tokens=True) would for SentencePiece: the first piece's leading space dropped
+    // when stripsLeadingSpace().
+    std::string decode(const std::vector<int32_t>& ids) const;
+};
+
+// Loads the tokenizer a GGUF file describes (tokenizer.ggml.model = "llama"; others: Unsupported
+// naming the model type). Errors name the file and key.
+Result<std::unique_ptr<Tokenizer>> loadTokenizerFromGguf(const io::GgufFile& file);
+// Loads a SentencePiece tokenizer.model (through libsentencepiece), with BOS/EOS and add-BOS
+// as the model (and an optional tokenizer_config.json beside it) says.
+Result<std::unique_ptr<Tokenizer>> loadSentencePieceFile(const std::string& path);
+// Picks by path: a .gguf file, a tokenizer.model, or a folder holding tokenizer.model.
+Result<std::unique_ptr<Tokenizer>> loadTokenizer(const std::string& path);
+
+// Turns a stream of token ids into UTF-8 text pieces, never emitting half a character:
+// incomplete UTF-8 sequences are held until completed; invalid bytes become U+FFFD.
+class StreamingDetokenizer {
+public:
+    // `previousId`: the token before the first one pushed (e.g. the last prompt token), or -1;
+    // it decides whether a leading space is dropped (after BOS / at the start).
+    StreamingDetokenizer(const Tokenizer& tokenizer, int32_t previousId);
+    // Returns the text that is now complete (possibly empty).
+    std::string push(int32_t id);
+    // Returns whatever is held back (an incomplete sequence becomes U+FFFD).
+    std::string flush();
+
+private:
+    const Tokenizer& m_tokenizer;
+    int32_t m_previous;
+    std::string m_pending;
+};
+
+} // namespace hearth

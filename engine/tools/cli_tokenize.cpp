@@ -1,0 +1,1 @@
+// placeholder while the CLI is written

@@ -1,0 +1,2 @@
+// placeholder while the CLI is written
+int main() { return 0; }

@@ -1,0 +1,23 @@
+#include "check.h"
+
+namespace hearth::test {
+
+int& failureCount() {
+    static int count = 0;
+    return count;
+}
+
+void announce(const char* testName, const char* device) {
+    std::printf("[%s] %s\n", device, testName);
+}
+
+int finish() {
+    if (failureCount() == 0) {
+        std::printf("PASS\n");
+        return 0;
+    }
+    std::printf("FAIL: %d check(s) failed\n", failureCount());
+    return 1;
+}
+
+} // namespace hearth::test

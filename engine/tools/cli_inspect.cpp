@@ -1,1 +1,106 @@
-// placeholder while the CLI is written
+// hearth-cli inspect: what a model file is and how much memory it needs (without loading it).
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "hearth/engine.h"
+#include "model/model_loader.h"
+#include "runtime/model_info.h"
+#include "tools/cli_args.h"
+
+namespace hearth::cli {
+namespace {
+
+std::string mib(uint64_t bytes) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.2f MiB", double(bytes) / (1024.0 * 1024.0));
+    return buffer;
+}
+
+nlohmann::json deviceJson(const DeviceInfo& d) {
+    return {{"kind", deviceKindName(d.kind)}, {"name", d.name}, {"total_bytes", d.totalBytes},
+            {"free_bytes", d.freeBytes}, {"compute_capability", d.computeCapability}};
+}
+
+} // namespace
+
+int inspectCommand(const std::vector<std::string>& argv) {
+    auto parsed = Args::parse(argv, {"-m", "--ctx", "--kv-type"}, {"--json"}, {{"--model", "-m"}});
+    if (!parsed.isOk()) return usageError(parsed.status().message());
+    const Args& args = parsed.value();
+    if (!args.value("-m")) return usageError("inspect needs -m MODEL");
+    auto ctx = args.integer("--ctx", 0, 0, 1 << 24);
+    if (!ctx.isOk()) return usageError(ctx.status().message());
+    const std::string kvText = args.value("--kv-type").value_or("f32");
+    KvType kv = KvType::F32;
+    if (kvText == "f16") kv = KvType::F16;
+    else if (kvText != "f32") return usageError("option --kv-type: unknown type '" + kvText + "' (f32 or f16)");
+
+    const std::string path = *args.value("-m");
+    auto described = describeModel(path);
+    if (!described.isOk()) return fail(described.status());
+    const ModelDescription& d = described.value();
+    const ModelInfo info = makeModelInfo(d.path, d.format, d.config, d.tensors.parameterCount(), d.tensors.typeCounts());
+    const int32_t context = ctx.value() > 0 ? int32_t(ctx.value()) : info.contextLength;
+    auto estimate = estimateMemory(path, context, kv, DeviceKind::Cpu);
+    if (!estimate.isOk()) return fail(estimate.status());
+    const MemoryEstimate& e = estimate.value();
+
+    if (args.has("--json")) {
+        nlohmann::json out = {
+            {"path", info.path}, {"format", info.format}, {"architecture", info.architecture}, {"name", info.name},
+            {"vocab_size", info.vocabSize}, {"hidden", info.hidden}, {"layers", info.layers}, {"heads", info.heads},
+            {"kv_heads", info.kvHeads}, {"head_dim", info.headDim}, {"ffn", info.ffn},
+            {"context_length", info.contextLength}, {"rope_theta", info.ropeTheta}, {"rms_eps", info.rmsEps},
+            {"rope_scaling", info.ropeScaling}, {"rope_pairing", info.ropePairing},
+            {"tied_embeddings", info.tiedEmbeddings}, {"parameters", info.parameterCount},
+            {"tensor_types", info.tensorTypeCounts},
+            {"memory",
+             {{"context", context}, {"kv_type", kvTypeName(kv)}, {"weights_bytes", e.weightsBytes},
+              {"kv_bytes_per_1024_tokens", e.kvBytesPer1024Tokens}, {"kv_cache_bytes", e.kvCacheBytes},
+              {"recurrent_state_bytes", e.recurrentStateBytes}, {"workspace_bytes", e.workspaceBytes},
+              {"total_bytes", e.totalBytes()}, {"device", deviceJson(e.device)}, {"fits", e.fits}}},
+        };
+        std::printf("%s\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return 0;
+    }
+    std::printf("%s (%s, %s)\n", info.path.c_str(), info.format.c_str(), info.architecture.c_str());
+    std::printf("  name            %s\n", info.name.c_str());
+    std::printf("  parameters      %llu\n", (unsigned long long)info.parameterCount);
+    std::printf("  vocab %d, hidden %d, layers %d, heads %d (kv %d, dim %d), ffn %d\n", info.vocabSize, info.hidden,
+                info.layers, info.heads, info.kvHeads, info.headDim, info.ffn);
+    std::printf("  context %d, rope theta %g (%s pairs, scaling %s), rms eps %g, tied embeddings %s\n",
+                info.contextLength, info.ropeTheta, info.ropePairing.c_str(), info.ropeScaling.c_str(), info.rmsEps,
+                info.tiedEmbeddings ? "yes" : "no");
+    std::printf("  tensor types   ");
+    for (const auto& [type, count] : info.tensorTypeCounts) std::printf(" %s x%d", type.c_str(), count);
+    std::printf("\n  memory (ctx %d, KV %s) on %s:\n", context, kvTypeName(kv), e.device.name.c_str());
+    std::printf("    weights %s, KV %s (%s per 1024 tokens), recurrent %s, workspace %s, total %s (%s)\n",
+                mib(e.weightsBytes).c_str(), mib(e.kvCacheBytes).c_str(), mib(e.kvBytesPer1024Tokens).c_str(),
+                mib(e.recurrentStateBytes).c_str(), mib(e.workspaceBytes).c_str(), mib(e.totalBytes()).c_str(),
+                e.fits ? "fits" : "does not fit in free memory");
+    return 0;
+}
+
+} // namespace hearth::cli
+
+int devicesCommand(const std::vector<std::string>& argv) {
+    using namespace hearth;
+    auto parsed = cli::Args::parse(argv, {}, {"--json"}, {});
+    if (!parsed.isOk()) return cli::usageError(parsed.status().message());
+    const DeviceReport& report = probeDevices();
+    nlohmann::json devices = nlohmann::json::array();
+    for (const DeviceInfo& d : report.devices) devices.push_back(cli::deviceJson(d));
+    if (parsed.value().has("--json")) {
+        nlohmann::json out = {{"devices", devices}, {"cuda_built", report.cudaBuilt},
+                              {"cuda_unavailable_reason", report.cudaUnavailableReason}};
+        std::printf("%s\n", out.dump().c_str());
+        return 0;
+    }
+    for (const DeviceInfo& d : report.devices)
+        std::printf("%s %d: %s, %.1f GiB total, %.1f GiB free%s%s\n", deviceKindName(d.kind), d.index, d.name.c_str(),
+                    d.totalBytes / 1073741824.0, d.freeBytes / 1073741824.0,
+                    d.computeCapability.empty() ? "" : ", compute ", d.computeCapability.c_str());
+    if (!report.cudaUnavailableReason.empty()) std::printf("no CUDA device: %s\n", report.cudaUnavailableReason.c_str());
+    return 0;
+}

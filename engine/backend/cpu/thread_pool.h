@@ -1,0 +1,41 @@
+// A fixed pool of worker threads for the CPU backend. Work is split into contiguous index
+// ranges (rows, heads), never across a reduction, so results do not depend on the thread count.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace hearth {
+
+class ThreadPool {
+public:
+    explicit ThreadPool(int threads); // threads <= 0: hardware concurrency
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    int size() const { return int(m_workers.size()) + 1; }
+    // Calls fn(begin, end) on disjoint ranges covering [0, count); returns when all are done.
+    // Owner thread only (not re-entrant).
+    void parallelFor(int64_t count, const std::function<void(int64_t, int64_t)>& fn);
+
+private:
+    void workerLoop(int index);
+    void runShare(int index);
+
+    std::vector<std::thread> m_workers;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_done;
+    const std::function<void(int64_t, int64_t)>* m_job = nullptr;
+    int64_t m_count = 0;
+    uint64_t m_generation = 0;
+    int m_pending = 0;
+    bool m_stop = false;
+};
+
+} // namespace hearth

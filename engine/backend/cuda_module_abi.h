@@ -1,0 +1,25 @@
+// The C ABI between the engine and the dlopen'ed CUDA backend module (libhearth_cuda.so).
+// Plain C types only, so the module and the engine need not share a C++ ABI. Versioned: the
+// engine refuses a module whose hearth_cuda_abi_version() differs.
+#pragma once
+
+#include <stdint.h>
+
+#define HEARTH_CUDA_ABI_VERSION 1
+
+extern "C" {
+
+struct HearthCudaDevice {
+    char name[256];
+    uint64_t totalBytes;
+    uint64_t freeBytes;
+    int major; // compute capability
+    int minor;
+};
+
+typedef int (*HearthCudaAbiVersionFn)(void);
+// Fills up to maxDevices entries and returns their count, or -1 with a reason in `error`
+// (NUL-terminated, at most errorBytes) when the CUDA runtime cannot be used at all.
+typedef int (*HearthCudaProbeFn)(HearthCudaDevice* devices, int maxDevices, char* error, int errorBytes);
+
+} // extern "C"

@@ -1,0 +1,154 @@
+// GGUF → ModelConfig: llama.cpp's key names (%s = general.architecture).
+#include "io/gguf.h"
+#include "model/model_loader.h"
+#include "quant/dequantize.h"
+
+namespace hearth {
+namespace {
+
+Result<int32_t> readDim(const io::GgufFile& file, const std::string& key, uint64_t maxValue = 1u << 24) {
+    HEARTH_ASSIGN(uint64_t value, file.getUInt(key));
+    if (value == 0 || value > maxValue)
+        return dataLoss(file.path() + ": key " + key + " has implausible value " + std::to_string(value));
+    return static_cast<int32_t>(value);
+}
+
+Status readRopeScaling(const io::GgufFile& file, const std::string& arch, RopeParams& rope) {
+    const std::string prefix = arch + ".rope.scaling.";
+    if (!file.find(prefix + "type")) return Status::ok();
+    HEARTH_ASSIGN(std::string type, file.getString(prefix + "type"));
+    if (type == "none") return Status::ok();
+    if (type == "linear") rope.scaling = RopeScaling::Linear;
+    else if (type == "yarn") rope.scaling = RopeScaling::Yarn;
+    else if (type == "llama3") rope.scaling = RopeScaling::Llama3;
+    else return unsupported(file.path() + ": key " + prefix + "type: unknown RoPE scaling type '" + type + "'");
+    if (file.find(prefix + "factor")) {
+        HEARTH_ASSIGN(double factor, file.getFloat(prefix + "factor"));
+        if (!(factor > 0)) return dataLoss(file.path() + ": key " + prefix + "factor must be positive");
+        rope.factor = float(factor);
+    }
+    if (file.find(prefix + "original_context_length")) {
+        HEARTH_ASSIGN(rope.originalContext, readDim(file, prefix + "original_context_length"));
+    } else if (rope.scaling != RopeScaling::Linear) {
+        return notFound(file.path() + ": missing key " + prefix + "original_context_length");
+    }
+    if (file.find(prefix + "yarn_beta_fast")) {
+        HEARTH_ASSIGN(double v, file.getFloat(prefix + "yarn_beta_fast"));
+        rope.yarnBetaFast = float(v);
+    }
+    if (file.find(prefix + "yarn_beta_slow")) {
+        HEARTH_ASSIGN(double v, file.getFloat(prefix + "yarn_beta_slow"));
+        rope.yarnBetaSlow = float(v);
+    }
+    return Status::ok();
+}
+
+} // namespace
+
+Result<ModelConfig> configFromGguf(const io::GgufFile& file) {
+    ModelConfig c;
+    HEARTH_ASSIGN(std::string arch, file.getString("general.architecture"));
+    if (arch == "llama") c.arch = Architecture::Llama;
+    else if (arch == "qwen2") c.arch = Architecture::Qwen2;
+    else if (arch == "qwen3") c.arch = Architecture::Qwen3;
+    else return unsupported(file.path() + ": unsupported architecture '" + arch + "' (supported: llama, qwen2, qwen3)");
+    if (auto name = file.getString("general.name"); name.isOk()) c.name = name.value();
+
+    HEARTH_ASSIGN(c.hidden, readDim(file, arch + ".embedding_length"));
+    HEARTH_ASSIGN(c.layers, readDim(file, arch + ".block_count", 4096));
+    HEARTH_ASSIGN(c.ffn, readDim(file, arch + ".feed_forward_length"));
+    HEARTH_ASSIGN(c.heads, readDim(file, arch + ".attention.head_count", 65536));
+    c.kvHeads = c.heads;
+    if (file.find(arch + ".attention.head_count_kv")) {
+        HEARTH_ASSIGN(c.kvHeads, readDim(file, arch + ".attention.head_count_kv", 65536));
+    }
+    HEARTH_ASSIGN(c.contextLength, readDim(file, arch + ".context_length", 1u << 30));
+    c.headDim = c.hidden / c.heads;
+    if (file.find(arch + ".attention.key_length")) {
+        HEARTH_ASSIGN(c.headDim, readDim(file, arch + ".attention.key_length", 65536));
+    }
+    if (file.find(arch + ".attention.value_length")) {
+        HEARTH_ASSIGN(int32_t valueLength, readDim(file, arch + ".attention.value_length", 65536));
+        if (valueLength != c.headDim)
+            return unsupported(file.path() + ": key " + arch + ".attention.value_length (" +
+                               std::to_string(valueLength) + ") differs from key_length (" +
+                               std::to_string(c.headDim) + ")");
+    }
+    HEARTH_ASSIGN(double eps, file.getFloat(arch + ".attention.layer_norm_rms_epsilon"));
+    c.rmsEps = float(eps);
+    if (file.find(arch + ".rope.freq_base")) {
+        HEARTH_ASSIGN(double theta, file.getFloat(arch + ".rope.freq_base"));
+        c.rope.theta = float(theta);
+    }
+    c.rope.dims = c.headDim;
+    if (file.find(arch + ".rope.dimension_count")) {
+        HEARTH_ASSIGN(int32_t ropeDims, readDim(file, arch + ".rope.dimension_count", 65536));
+        if (ropeDims != c.headDim)
+            return unsupported(file.path() + ": key " + arch + ".rope.dimension_count: partial RoPE (" +
+                               std::to_string(ropeDims) + " of " + std::to_string(c.headDim) +
+                               " dimensions) is not supported for " + arch);
+    }
+    // llama.cpp's converter permutes llama's Q/K rows into adjacent pairs; qwen keeps halves.
+    c.rope.pairing = c.arch == Architecture::Llama ? RopePairing::Adjacent : RopePairing::RotateHalf;
+    HEARTH_TRY(readRopeScaling(file, arch, c.rope));
+
+    const io::GgufTensorInfo* embd = file.findTensor("token_embd.weight");
+    if (!embd) return notFound(file.path() + ": missing tensor token_embd.weight");
+    if (embd->ne.size() != 2)
+        return dataLoss(file.path() + ": tensor token_embd.weight must be 2-D");
+    c.vocabSize = static_cast<int32_t>(embd->ne[1]);
+    if (file.find(arch + ".vocab_size")) {
+        HEARTH_ASSIGN(uint64_t vocab, file.getUInt(arch + ".vocab_size"));
+        if (vocab != uint64_t(c.vocabSize))
+            return dataLoss(file.path() + ": key " + arch + ".vocab_size is " + std::to_string(vocab) +
+                            " but token_embd.weight has " + std::to_string(c.vocabSize) + " rows");
+    }
+    c.tiedEmbeddings = file.findTensor("output.weight") == nullptr;
+    c.attnBias = c.arch == Architecture::Qwen2;
+    c.qkNorm = c.arch == Architecture::Qwen3;
+
+    // Llama 3.1: per-frequency factors stored as a tensor.
+    if (const io::GgufTensorInfo* freqs = file.findTensor("rope_freqs.weight")) {
+        if (freqs->type != DType::F32 || freqs->ne.size() != 1 || freqs->ne[0] != uint64_t(c.rope.dims / 2))
+            return dataLoss(file.path() + ": tensor rope_freqs.weight must be F32 [" +
+                            std::to_string(c.rope.dims / 2) + "]");
+        c.rope.freqFactors.resize(c.rope.dims / 2);
+        dequantizeRow(DType::F32, freqs->data, c.rope.freqFactors.data(), c.rope.dims / 2);
+    }
+    return c;
+}
+
+TensorSource tensorSourceFromGguf(const io::GgufFile& file) {
+    TensorSource source;
+    source.fileName = file.path();
+    source.ggmlOrder = true;
+    source.storage.push_back(file.mapping());
+    for (const io::GgufTensorInfo& t : file.tensors()) {
+        SourceTensor s;
+        s.name = t.name;
+        s.type = t.type;
+        s.dimCount = int(t.ne.size());
+        s.cols = int64_t(t.ne[0]);
+        s.rows = 1;
+        for (size_t i = 1; i < t.ne.size(); ++i) s.rows *= int64_t(t.ne[i]);
+        s.shapeText = "[";
+        for (size_t i = 0; i < t.ne.size(); ++i) s.shapeText += (i ? "," : "") + std::to_string(t.ne[i]);
+        s.shapeText += "]";
+        s.data = t.data;
+        s.bytes = t.bytes;
+        source.tensors.emplace(s.name, std::move(s));
+    }
+    return source;
+}
+
+Result<ModelDescription> describeGguf(const std::string& path) {
+    HEARTH_ASSIGN(io::GgufFile file, io::GgufFile::open(path));
+    ModelDescription d;
+    d.path = path;
+    d.format = ModelFormat::Gguf;
+    HEARTH_ASSIGN(d.config, configFromGguf(file));
+    d.tensors = tensorSourceFromGguf(file);
+    return d;
+}
+
+} // namespace hearth

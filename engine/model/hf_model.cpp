@@ -1,0 +1,165 @@
+// Hugging Face folder → ModelConfig (config.json) + tensors (safetensors, single or sharded).
+#include <filesystem>
+
+#include "io/json_file.h"
+#include "io/safetensors.h"
+#include "model/model_loader.h"
+
+namespace hearth {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct ConfigReader {
+    const json& j;
+    std::string file;
+
+    Result<int32_t> dim(const std::string& key, int64_t maxValue = 1 << 24) const {
+        auto it = j.find(key);
+        if (it == j.end()) return notFound(file + ": missing key " + key);
+        if (!it->is_number_integer() || it->get<int64_t>() <= 0 || it->get<int64_t>() > maxValue)
+            return dataLoss(file + ": key " + key + " must be a positive integer, got " + it->dump());
+        return static_cast<int32_t>(it->get<int64_t>());
+    }
+    Result<int32_t> dimOr(const std::string& key, int32_t fallback, int64_t maxValue = 1 << 24) const {
+        auto it = j.find(key);
+        if (it == j.end() || it->is_null()) return fallback;
+        return dim(key, maxValue);
+    }
+    static Result<double> number(const json& obj, const std::string& key, double fallback, const std::string& where) {
+        auto it = obj.find(key);
+        if (it == obj.end() || it->is_null()) return fallback;
+        if (!it->is_number()) return dataLoss(where + ": key " + key + " must be a number, got " + it->dump());
+        return it->get<double>();
+    }
+    static Result<bool> flag(const json& obj, const std::string& key, bool fallback, const std::string& where) {
+        auto it = obj.find(key);
+        if (it == obj.end() || it->is_null()) return fallback;
+        if (!it->is_boolean()) return dataLoss(where + ": key " + key + " must be true or false, got " + it->dump());
+        return it->get<bool>();
+    }
+};
+
+// rope_scaling (transformers 4) or rope_parameters (transformers 5) → RopeParams.
+Status readRope(const json& j, const std::string& file, RopeParams& rope) {
+    HEARTH_ASSIGN(double theta, ConfigReader::number(j, "rope_theta", 10000.0, file));
+    rope.theta = float(theta);
+    const json* scaling = nullptr;
+    for (const char* key : {"rope_scaling", "rope_parameters"})
+        if (auto it = j.find(key); it != j.end() && it->is_object()) scaling = &*it;
+    if (!scaling) return Status::ok();
+    const std::string where = file + ": rope_scaling";
+    HEARTH_ASSIGN(double innerTheta, ConfigReader::number(*scaling, "rope_theta", theta, where));
+    rope.theta = float(innerTheta);
+    std::string type = "default";
+    for (const char* key : {"rope_type", "type"})
+        if (auto it = scaling->find(key); it != scaling->end() && it->is_string()) type = it->get<std::string>();
+    if (type == "default" || type == "none") return Status::ok();
+    if (type == "linear") rope.scaling = RopeScaling::Linear;
+    else if (type == "llama3") rope.scaling = RopeScaling::Llama3;
+    else if (type == "yarn") rope.scaling = RopeScaling::Yarn;
+    else return unsupported(file + ": rope_scaling: unknown RoPE scaling type '" + type + "'");
+    HEARTH_ASSIGN(double factor, ConfigReader::number(*scaling, "factor", 1.0, where));
+    if (!(factor > 0)) return dataLoss(where + ": factor must be positive");
+    rope.factor = float(factor);
+    double original = 0;
+    HEARTH_ASSIGN(original, ConfigReader::number(*scaling, "original_max_position_embeddings", 0, where));
+    if (original <= 0) {
+        HEARTH_ASSIGN(original, ConfigReader::number(j, "original_max_position_embeddings", 0, file));
+    }
+    if (original <= 0 && rope.scaling != RopeScaling::Linear)
+        return notFound(where + ": missing original_max_position_embeddings");
+    rope.originalContext = int32_t(original);
+    HEARTH_ASSIGN(double low, ConfigReader::number(*scaling, "low_freq_factor", 1.0, where));
+    HEARTH_ASSIGN(double high, ConfigReader::number(*scaling, "high_freq_factor", 4.0, where));
+    HEARTH_ASSIGN(double betaFast, ConfigReader::number(*scaling, "beta_fast", 32.0, where));
+    HEARTH_ASSIGN(double betaSlow, ConfigReader::number(*scaling, "beta_slow", 1.0, where));
+    if (rope.scaling == RopeScaling::Llama3 && !(high > low))
+        return dataLoss(where + ": high_freq_factor must exceed low_freq_factor");
+    rope.lowFreqFactor = float(low);
+    rope.highFreqFactor = float(high);
+    rope.yarnBetaFast = float(betaFast);
+    rope.yarnBetaSlow = float(betaSlow);
+    return Status::ok();
+}
+
+Result<ModelConfig> configFromHf(const json& j, const std::string& file) {
+    if (!j.is_object()) return dataLoss(file + ": expected a JSON object");
+    ModelConfig c;
+    auto type = j.find("model_type");
+    if (type == j.end() || !type->is_string()) return notFound(file + ": missing key model_type");
+    const std::string arch = type->get<std::string>();
+    if (arch == "llama") c.arch = Architecture::Llama;
+    else if (arch == "qwen2") c.arch = Architecture::Qwen2;
+    else if (arch == "qwen3") c.arch = Architecture::Qwen3;
+    else return unsupported(file + ": unsupported architecture '" + arch + "' (supported: llama, qwen2, qwen3)");
+    c.name = fs::path(file).parent_path().filename().string();
+    ConfigReader r{j, file};
+    HEARTH_ASSIGN(c.vocabSize, r.dim("vocab_size"));
+    HEARTH_ASSIGN(c.hidden, r.dim("hidden_size"));
+    HEARTH_ASSIGN(c.layers, r.dim("num_hidden_layers", 4096));
+    HEARTH_ASSIGN(c.ffn, r.dim("intermediate_size"));
+    HEARTH_ASSIGN(c.heads, r.dim("num_attention_heads", 65536));
+    HEARTH_ASSIGN(c.kvHeads, r.dimOr("num_key_value_heads", c.heads, 65536));
+    HEARTH_ASSIGN(c.headDim, r.dimOr("head_dim", c.hidden / c.heads, 65536));
+    HEARTH_ASSIGN(c.contextLength, r.dimOr("max_position_embeddings", 4096, 1 << 30));
+    HEARTH_ASSIGN(double eps, ConfigReader::number(j, "rms_norm_eps", 1e-6, file));
+    c.rmsEps = float(eps);
+    HEARTH_ASSIGN(c.tiedEmbeddings, ConfigReader::flag(j, "tie_word_embeddings", false, file));
+    if (c.arch == Architecture::Qwen2) {
+        c.attnBias = true;
+    } else if (c.arch == Architecture::Llama) {
+        HEARTH_ASSIGN(c.attnBias, ConfigReader::flag(j, "attention_bias", false, file));
+    }
+    c.qkNorm = c.arch == Architecture::Qwen3;
+    if (auto act = j.find("hidden_act"); act != j.end() && act->is_string() && *act != "silu")
+        return unsupported(file + ": hidden_act '" + act->get<std::string>() + "' is not supported (only silu)");
+    c.rope.dims = c.headDim;
+    c.rope.pairing = RopePairing::RotateHalf; // HF keeps Q/K in rotate-half order for every arch
+    HEARTH_TRY(readRope(j, file, c.rope));
+    return c;
+}
+
+TensorSource tensorSourceFromSafetensors(const io::SafetensorsModel& model, const std::string& folder) {
+    TensorSource source;
+    source.fileName = folder;
+    source.ggmlOrder = false;
+    for (const auto& [name, t] : model.tensors()) {
+        SourceTensor s;
+        s.name = name;
+        s.type = t.type;
+        s.dimCount = int(t.shape.size());
+        s.cols = t.shape.empty() ? 1 : int64_t(t.shape.back());
+        s.rows = 1;
+        for (size_t i = 0; i + 1 < t.shape.size(); ++i) s.rows *= int64_t(t.shape[i]);
+        s.shapeText = "[";
+        for (size_t i = 0; i < t.shape.size(); ++i) s.shapeText += (i ? "," : "") + std::to_string(t.shape[i]);
+        s.shapeText += "]";
+        s.data = t.data;
+        s.bytes = t.bytes;
+        source.tensors.emplace(name, std::move(s));
+    }
+    return source;
+}
+
+} // namespace
+
+Result<ModelDescription> describeHfFolder(const std::string& folder) {
+    const std::string configPath = (fs::path(folder) / "config.json").string();
+    std::error_code ec;
+    if (!fs::exists(configPath, ec))
+        return notFound(folder + ": no config.json in this folder (expected a Hugging Face model folder)");
+    HEARTH_ASSIGN(json j, io::readJsonFile(configPath));
+    ModelDescription d;
+    d.path = folder;
+    d.format = ModelFormat::HuggingFace;
+    HEARTH_ASSIGN(d.config, configFromHf(j, configPath));
+    auto model = io::SafetensorsModel::openFolder(folder);
+    if (!model.isOk()) return model.status();
+    d.tensors = tensorSourceFromSafetensors(model.value(), folder);
+    // The SafetensorsModel owns the mappings; keep it alive with the views.
+    d.tensors.storage.push_back(std::make_shared<io::SafetensorsModel>(std::move(model).value()));
+    return d;
+}
+
+} // namespace hearth

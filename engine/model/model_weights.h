@@ -1,0 +1,47 @@
+// The weights of a loaded model: matrices as typed views (in the mapped file or in buffers the
+// weights own), small vectors (norms, biases) converted to float at load.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "quant/types.h"
+
+namespace hearth {
+
+// A row-major matrix [rows = outputs, cols = inputs]; each row is `rowBytes` of `type` blocks.
+struct WeightMatrix {
+    std::string name;
+    DType type = DType::F32;
+    int64_t rows = 0;
+    int64_t cols = 0;
+    uint64_t rowBytes = 0;
+    const uint8_t* data = nullptr;
+    const uint8_t* row(int64_t r) const { return data + uint64_t(r) * rowBytes; }
+    uint64_t bytes() const { return rowBytes * uint64_t(rows); }
+};
+
+struct LayerWeights {
+    std::vector<float> attnNorm, ffnNorm;
+    std::vector<float> qBias, kBias, vBias; // empty unless the architecture has them
+    std::vector<float> qNorm, kNorm;        // [headDim], empty unless qkNorm
+    WeightMatrix wq, wk, wv, wo;
+    WeightMatrix wGate, wUp, wDown;
+};
+
+struct ModelWeights {
+    WeightMatrix tokenEmbedding; // [vocab, hidden]
+    std::vector<LayerWeights> layers;
+    std::vector<float> outputNorm;
+    WeightMatrix output;         // [vocab, hidden]; same data as tokenEmbedding when tied
+    // Keeps the memory behind the views alive (file mappings, converted buffers).
+    std::vector<std::shared_ptr<const void>> storage;
+
+    // Bytes of every matrix a decode step reads (the LM head once, the embedding excluded)
+    // plus the embedding table itself: what the weights occupy.
+    uint64_t totalBytes() const;
+};
+
+} // namespace hearth

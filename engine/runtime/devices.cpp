@@ -1,0 +1,136 @@
+// Device discovery: the CPU from /proc, CUDA devices through the run-time loaded backend module.
+#include "hearth/devices.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "backend/cuda_module_abi.h"
+
+namespace hearth {
+namespace {
+namespace fs = std::filesystem;
+
+uint64_t meminfoBytes(const std::string& field) {
+    std::ifstream in("/proc/meminfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind(field + ":", 0) == 0) {
+            std::istringstream is(line.substr(field.size() + 1));
+            uint64_t kib = 0;
+            is >> kib;
+            return kib * 1024;
+        }
+    }
+    return 0;
+}
+
+std::string cpuModelName() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            auto colon = line.find(':');
+            if (colon != std::string::npos) {
+                std::string name = line.substr(colon + 1);
+                name.erase(0, name.find_first_not_of(" \t"));
+                return name;
+            }
+        }
+    }
+    return "CPU";
+}
+
+DeviceInfo probeCpu() {
+    DeviceInfo cpu;
+    cpu.kind = DeviceKind::Cpu;
+    unsigned threads = std::thread::hardware_concurrency();
+    cpu.name = cpuModelName() + " (" + std::to_string(threads ? threads : 1) + " threads)";
+    cpu.totalBytes = meminfoBytes("MemTotal");
+    cpu.freeBytes = meminfoBytes("MemAvailable");
+    return cpu;
+}
+
+// Where the CUDA module may be: $HEARTH_CUDA_MODULE, beside the executable's lib folders (build
+// tree and install tree), then the loader's own search path.
+std::vector<std::string> moduleCandidates(const std::string& moduleName) {
+    std::vector<std::string> out;
+    if (const char* env = std::getenv("HEARTH_CUDA_MODULE"); env && *env) out.emplace_back(env);
+    std::error_code ec;
+    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        fs::path dir = exe.parent_path();
+        for (const fs::path& rel : {fs::path("lib"), fs::path("../lib"), fs::path("../lib/hearth"),
+                                    fs::path("../../lib")}) {
+            fs::path candidate = dir / rel / moduleName;
+            if (fs::exists(candidate, ec)) out.push_back(candidate.lexically_normal().string());
+        }
+    }
+    out.push_back(moduleName);
+    return out;
+}
+
+void probeCuda(DeviceReport& report) {
+    const std::string moduleName = HEARTH_CUDA_MODULE_NAME;
+    report.cudaBuilt = !moduleName.empty();
+    if (!report.cudaBuilt) {
+        report.cudaUnavailableReason = "this build of Hearth has no CUDA backend";
+        return;
+    }
+    void* handle = nullptr;
+    std::string lastError;
+    for (const std::string& candidate : moduleCandidates(moduleName)) {
+        handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (handle) break;
+        lastError = dlerror();
+    }
+    if (!handle) {
+        report.cudaUnavailableReason = "the CUDA backend could not be loaded (" + lastError + ")";
+        return;
+    }
+    // The module stays loaded for the life of the process (the backend will use it).
+    auto version = reinterpret_cast<HearthCudaAbiVersionFn>(dlsym(handle, "hearth_cuda_abi_version"));
+    auto probe = reinterpret_cast<HearthCudaProbeFn>(dlsym(handle, "hearth_cuda_probe"));
+    if (!version || !probe || version() != HEARTH_CUDA_ABI_VERSION) {
+        report.cudaUnavailableReason = "the CUDA backend module does not match this version of Hearth";
+        return;
+    }
+    HearthCudaDevice devices[16];
+    char error[512] = {};
+    int count = probe(devices, 16, error, sizeof error);
+    for (int i = 0; i < count; ++i) {
+        DeviceInfo info;
+        info.kind = DeviceKind::Cuda;
+        info.index = i;
+        info.name = devices[i].name;
+        info.totalBytes = devices[i].totalBytes;
+        info.freeBytes = devices[i].freeBytes;
+        info.computeCapability = std::to_string(devices[i].major) + "." + std::to_string(devices[i].minor);
+        report.devices.push_back(info);
+    }
+    if (count <= 0) report.cudaUnavailableReason = error[0] ? error : "no CUDA device found";
+}
+
+} // namespace
+
+const DeviceReport& probeDevices() {
+    static const DeviceReport report = [] {
+        DeviceReport r;
+        r.devices.push_back(probeCpu());
+        probeCuda(r);
+        return r;
+    }();
+    return report;
+}
+
+const char* deviceKindName(DeviceKind kind) {
+    return kind == DeviceKind::Cuda ? "cuda" : "cpu";
+}
+
+} // namespace hearth

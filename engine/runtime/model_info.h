@@ -1,0 +1,15 @@
+// Building the public ModelInfo from internal descriptions (shared by Model::load and inspect).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "hearth/engine.h"
+#include "model/model_loader.h"
+
+namespace hearth {
+
+ModelInfo makeModelInfo(const std::string& path, ModelFormat format, const ModelConfig& config,
+                        uint64_t parameterCount, const std::map<std::string, int>& typeCounts);
+
+} // namespace hearth

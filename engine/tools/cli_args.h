@@ -1,0 +1,44 @@
+// A small command-line parser for hearth-cli: options with values, flags, strict number parsing.
+// Every problem is reported as one line naming the option.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "hearth/status.h"
+
+namespace hearth::cli {
+
+class Args {
+public:
+    // `valueOptions`: options that take a value (e.g. "-m", "--model"); `flags`: options without.
+    // `aliases` maps alternative spellings to the canonical one.
+    static Result<Args> parse(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
+                              const std::set<std::string>& flags, const std::map<std::string, std::string>& aliases);
+
+    bool has(const std::string& option) const;
+    std::optional<std::string> value(const std::string& option) const;
+    Result<int64_t> integer(const std::string& option, int64_t fallback, int64_t min, int64_t max) const;
+    Result<double> number(const std::string& option, double fallback) const;
+    Result<uint64_t> unsignedInteger(const std::string& option, uint64_t fallback) const;
+    // "1,410,22" or "1 410 22" → ids.
+    static Result<std::vector<int32_t>> parseIds(const std::string& text, const std::string& what);
+
+private:
+    std::map<std::string, std::string> m_values;
+    std::set<std::string> m_flags;
+};
+
+// Output helpers: JSON-only stdout, one-line errors on stderr.
+int fail(const Status& status);
+int usageError(const std::string& message);
+
+int runCommand(const std::vector<std::string>& args);
+int inspectCommand(const std::vector<std::string>& args);
+int tokenizeCommand(const std::vector<std::string>& args);
+
+} // namespace hearth::cli

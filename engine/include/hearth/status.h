@@ -33,6 +33,7 @@ public:
     explicit operator bool() const { return isOk(); }
     StatusCode code() const { return m_code; }
     const std::string& message() const { return m_message; }
+    const Status& status() const { return *this; } // lets Status and Result<T> be checked alike
 
     // Returns a copy whose message is "context: message" (context added by each layer).
     Status withContext(const std::string& context) const;

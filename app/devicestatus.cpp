@@ -1,0 +1,81 @@
+#include "devicestatus.h"
+
+#include <QThread>
+
+#include <algorithm>
+#include <exception>
+
+DeviceStatus::DeviceStatus(QObject* parent)
+    : DeviceStatus([] { return hearth::probeDevices(); }, parent)
+{
+}
+
+DeviceStatus::DeviceStatus(Probe probe, QObject* parent)
+    : QObject(parent)
+    , m_devices(new DeviceModel(this))
+{
+    // The result comes back as a queued call, so it is applied on this object's thread, and only
+    // once the event loop runs: a QSignalSpy connected right after construction sees readyChanged.
+    m_probeThread.reset(QThread::create([this, probe = std::move(probe)] {
+        hearth::DeviceReport report;
+        try {
+            report = probe();
+        } catch (const std::exception& e) {
+            report.cudaUnavailableReason = std::string("device probe failed: ") + e.what();
+        }
+        QMetaObject::invokeMethod(this, [this, report] { apply(report); }, Qt::QueuedConnection);
+    }));
+    m_probeThread->setObjectName(QStringLiteral("Hearth device probe"));
+    m_probeThread->start();
+}
+
+DeviceStatus::~DeviceStatus()
+{
+    // The probe cannot be interrupted; it is short, and the result is cached by the engine.
+    m_probeThread->wait();
+}
+
+QString DeviceStatus::version()
+{
+    return QStringLiteral(HEARTH_VERSION);
+}
+
+void DeviceStatus::apply(const hearth::DeviceReport& report)
+{
+    m_usingGpu = std::any_of(report.devices.begin(), report.devices.end(),
+                             [](const hearth::DeviceInfo& d) { return d.kind == hearth::DeviceKind::Cuda; });
+    m_backendName = m_usingGpu ? QStringLiteral("CUDA") : QStringLiteral("CPU");
+    m_cudaBuilt = report.cudaBuilt;
+    m_cudaUnavailableReason = m_usingGpu ? QString() : QString::fromStdString(report.cudaUnavailableReason);
+    m_cpuFallbackMessage = plainFallbackMessage(report);
+    // Without a CUDA build the plain message already says everything.
+    m_cpuFallbackDetails = m_cudaBuilt ? m_cudaUnavailableReason : QString();
+    m_devices->setDevices(report.devices);
+    m_ready = true;
+    emit readyChanged();
+}
+
+QString DeviceStatus::plainFallbackMessage(const hearth::DeviceReport& report)
+{
+    const bool anyCuda = std::any_of(report.devices.begin(), report.devices.end(),
+                                     [](const hearth::DeviceInfo& d) { return d.kind == hearth::DeviceKind::Cuda; });
+    if (anyCuda)
+        return {};
+    const QString reason = QString::fromStdString(report.cudaUnavailableReason);
+    auto mentions = [&reason](const char* text) { return reason.contains(QLatin1String(text), Qt::CaseInsensitive); };
+
+    QString what;
+    if (!report.cudaBuilt)
+        what = tr("This build of Hearth has no GPU support");
+    else if (mentions("no NVIDIA driver") || mentions("libcuda.so"))
+        what = tr("No NVIDIA driver found");
+    else if (mentions("no CUDA device"))
+        what = tr("No NVIDIA graphics card found");
+    else if (mentions("does not match"))
+        what = tr("Hearth's GPU support belongs to a different version of Hearth");
+    else if (mentions("could not be loaded"))
+        what = tr("Hearth's GPU support could not be loaded");
+    else
+        what = tr("The NVIDIA graphics card can't be used right now");
+    return tr("%1 — Hearth will run on the CPU (slower).").arg(what);
+}

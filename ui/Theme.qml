@@ -1,0 +1,67 @@
+// Colours, spacing and type for every view. Follows the system palette's light or dark mode.
+pragma Singleton
+import QtQuick
+
+QtObject {
+    readonly property SystemPalette systemPalette: SystemPalette { colorGroup: SystemPalette.Active }
+    // Dark when the system window colour is dark. Tests and screenshots may set it directly.
+    property bool dark: systemPalette.window.hslLightness < 0.5
+
+    // Surfaces
+    readonly property color background: dark ? "#161513" : "#f5f3ef"
+    readonly property color surface: dark ? "#211f1c" : "#ffffff"
+    readonly property color surfaceSunken: dark ? "#2a2825" : "#f8f6f2"
+    readonly property color border: dark ? "#37332e" : "#e8e3db"
+    readonly property color shadow: dark ? "#26000000" : "#0a3a2a14"
+
+    // Text
+    readonly property color textPrimary: dark ? "#efebe6" : "#1f1c19"
+    readonly property color textSecondary: dark ? "#aaa49b" : "#6b665e"
+    readonly property color textTertiary: dark ? "#7f796f" : "#9a948a"
+
+    // Brand: ember
+    readonly property color accent: dark ? "#f07a3f" : "#e0602a"
+    readonly property color accentLight: dark ? "#f6a765" : "#f29a4a"
+    readonly property color accentSoft: dark ? "#3a251a" : "#fcebe1"
+    readonly property color accentText: dark ? "#f6a775" : "#b4471a"
+    readonly property color textOnAccent: "#ffffff"
+
+    // States
+    readonly property color goodSoft: dark ? "#1c3328" : "#e3f4ea"
+    readonly property color goodText: dark ? "#7ad3a2" : "#1e7a4c"
+    readonly property color neutralSoft: dark ? "#322f2b" : "#f0ede8"
+    readonly property color noticeBackground: dark ? "#2e2616" : "#fff7e8"
+    readonly property color noticeBorder: dark ? "#5a4620" : "#f1dcae"
+    readonly property color noticeIcon: dark ? "#f2b33d" : "#d18a07"
+    readonly property color noticeText: dark ? "#f1dcae" : "#5f430f"
+    readonly property color meterTrack: dark ? "#3a3631" : "#ebe6de"
+
+    // Spacing (px)
+    readonly property int spacingXs: 4
+    readonly property int spacingS: 8
+    readonly property int spacingM: 12
+    readonly property int spacingL: 16
+    readonly property int spacingXl: 24
+    readonly property int spacingXxl: 32
+    readonly property int spacingXxxl: 40
+
+    // Shapes (px)
+    readonly property int radiusS: 6
+    readonly property int radiusM: 10
+    readonly property int radiusL: 18
+    readonly property int cardWidth: 580
+    readonly property int brandMarkSize: 56
+    readonly property int deviceChipSize: 40
+    readonly property int meterHeight: 4
+
+    // Type
+    readonly property font titleFont: Qt.font({ pixelSize: 28, weight: Font.DemiBold })
+    readonly property font subtitleFont: Qt.font({ pixelSize: 15 })
+    readonly property font bodyFont: Qt.font({ pixelSize: 14 })
+    readonly property font bodyStrongFont: Qt.font({ pixelSize: 14, weight: Font.DemiBold })
+    readonly property font smallFont: Qt.font({ pixelSize: 12 })
+    readonly property font captionFont: Qt.font({ pixelSize: 11, weight: Font.DemiBold,
+                                                  letterSpacing: 0.8, capitalization: Font.AllUppercase })
+    readonly property font chipFont: Qt.font({ pixelSize: 11, weight: Font.Bold, letterSpacing: 0.5 })
+    readonly property font brandFont: Qt.font({ pixelSize: 28, weight: Font.Bold })
+}

@@ -1,0 +1,173 @@
+// hearth-cli as a user meets it: JSON output of run/inspect/tokenize, --logits-out, and every
+// kind of bad input answered by one line on stderr and a non-zero exit (never a crash or hang).
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "check.h"
+#include "io/gguf.h"
+#include "model_builder.h"
+#include "testdata.h"
+
+using namespace hearth;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+    int exitCode = -1;      // -1: killed by a signal
+    std::string out, err;
+};
+
+fs::path g_dir;
+
+Outcome cli(const std::string& args, const std::string& stdinText = "") {
+    const char* exe = std::getenv("HEARTH_CLI");
+    const fs::path in = g_dir / "stdin.txt", out = g_dir / "stdout.txt", err = g_dir / "stderr.txt";
+    std::ofstream(in, std::ios::binary) << stdinText;
+    const std::string command = "timeout 120 " + std::string(exe) + " " + args + " < " + in.string() + " > " +
+                                out.string() + " 2> " + err.string();
+    const int status = std::system(command.c_str());
+    Outcome o;
+    if (WIFEXITED(status)) o.exitCode = WEXITSTATUS(status);
+    o.out = test::readTextFile(out);
+    o.err = test::readTextFile(err);
+    return o;
+}
+
+// A user error: non-zero exit (not a signal, not the timeout), nothing on stdout, one line on
+// stderr that contains `needle`.
+void expectError(const std::string& args, const std::string& needle) {
+    const Outcome o = cli(args);
+    CHECK_MSG(o.exitCode > 0 && o.exitCode != 124, "`" << args << "` exited with " << o.exitCode);
+    CHECK_MSG(o.out.empty(), "`" << args << "` printed on stdout: " << o.out);
+    const size_t lines = std::count(o.err.begin(), o.err.end(), '\n');
+    CHECK_MSG(lines == 1, "`" << args << "` printed " << lines << " lines on stderr: " << o.err);
+    CHECK_MSG(o.err.find(needle) != std::string::npos, "`" << args << "`: '" << o.err << "' lacks '" << needle << "'");
+}
+
+void checkRun(const fs::path& stories) {
+    const std::string model = (stories / "stories260K-f32.gguf").string();
+    const Outcome o = cli("run -m " + model + " -p 'Once upon a time' -n 8 --json --logits-out " +
+                          (g_dir / "logits.npy").string());
+    CHECK_EQ(o.exitCode, 0);
+    auto j = nlohmann::json::parse(o.out, nullptr, false);
+    CHECK(!j.is_discarded());
+    if (j.is_discarded()) return;
+    for (const char* key : {"prompt_ids", "output_ids", "text", "stop", "n_prompt", "device", "prefill_tok_s", "decode_tok_s"})
+        CHECK_MSG(j.contains(key), key);
+    CHECK(j["prompt_ids"] == nlohmann::json({1, 403, 407, 261, 378}));
+    CHECK_EQ(j["output_ids"].size(), 8u);
+    CHECK_EQ(j["stop"].get<std::string>(), std::string("length"));
+    CHECK_EQ(j["text"].get<std::string>().substr(0, 7), std::string(", there"));
+    CHECK(j["device"].get<std::string>().rfind("cpu", 0) == 0);
+    // Logits: one row per forward pass (5 prompt + 7 fed-back tokens), 512 floats each.
+    const std::string npy = test::readTextFile(g_dir / "logits.npy");
+    CHECK(npy.rfind("\x93NUMPY", 0) == 0);
+    CHECK(npy.find("'shape': (12, 512)") != std::string::npos);
+    const uint16_t headerLen = uint16_t(uint8_t(npy[8]) | uint8_t(npy[9]) << 8);
+    CHECK_EQ(npy.size(), size_t(10 + headerLen + 12 * 512 * 4));
+    CHECK_EQ((10 + headerLen) % 64, 0);
+    CHECK(!fs::exists(g_dir / "logits.npy.part"));
+
+    // Sampling with a seed is reproducible through the CLI.
+    const std::string sampled = "run -m " + model + " -p 'Once' -n 20 --temp 0.9 --top-k 40 --top-p 0.9 --seed 5 --json";
+    const Outcome a = cli(sampled), b = cli(sampled);
+    CHECK_EQ(a.exitCode, 0);
+    CHECK(nlohmann::json::parse(a.out)["output_ids"] == nlohmann::json::parse(b.out)["output_ids"]);
+    const Outcome c = cli("run -m " + model + " -p 'Once' -n 20 --temp 0.9 --top-k 40 --top-p 0.9 --seed 6 --json");
+    CHECK(nlohmann::json::parse(c.out)["output_ids"] != nlohmann::json::parse(a.out)["output_ids"]);
+}
+
+void checkInspectAndTokenize(const fs::path& stories) {
+    const Outcome o = cli("inspect -m " + (stories / "stories260K-f32.gguf").string() + " --ctx 2048 --json");
+    CHECK_EQ(o.exitCode, 0);
+    auto j = nlohmann::json::parse(o.out, nullptr, false);
+    if (!j.is_discarded()) {
+        CHECK_EQ(j["architecture"].get<std::string>(), std::string("llama"));
+        CHECK_EQ(j["parameters"].get<uint64_t>(), 260032u);
+        CHECK_EQ(j["tensor_types"]["F32"].get<int>(), 47);
+        // K and V, 5 layers x 4 KV heads x 8 dims x 4 bytes per token.
+        CHECK_EQ(j["memory"]["kv_bytes_per_1024_tokens"].get<uint64_t>(), 2u * 5 * 4 * 8 * 4 * 1024);
+        CHECK_EQ(j["memory"]["kv_cache_bytes"].get<uint64_t>(), 2u * 5 * 4 * 8 * 4 * 2048);
+        CHECK_EQ(j["memory"]["weights_bytes"].get<uint64_t>(), 260032u * 4);
+        CHECK_EQ(j["memory"]["device"]["kind"].get<std::string>(), std::string("cpu"));
+    }
+    const Outcome t = cli("tokenize -m " + (stories / "tok512.model").string() + " --json", "Once upon a time");
+    CHECK_EQ(t.exitCode, 0);
+    CHECK_EQ(t.out, std::string("{\"ids\":[403,407,261,378]}\n"));
+    const Outcome d = cli("tokenize -m " + (stories / "stories260K-f32.gguf").string() + " --decode", "{\"ids\":[403,407,261,378]}");
+    CHECK_EQ(d.exitCode, 0);
+    CHECK_EQ(d.out, std::string("Once upon a time"));
+}
+
+void checkBadInput(const fs::path& stories) {
+    const std::string model = (stories / "stories260K-f32.gguf").string();
+    expectError("run -m /nonexistent/model.gguf -p hi -n 4", "/nonexistent/model.gguf: no such file");
+    fs::create_directories(g_dir / "no-config");
+    expectError("run -m " + (g_dir / "no-config").string() + " -p hi -n 4", "no config.json");
+    expectError("run -m " + model + " -p hi -n -3", "-n");
+    expectError("run -m " + model + " -p hi -n 4 --device tpu", "unknown device 'tpu'");
+    expectError("run -m " + model + " -p hi -n 4 --temp warm", "'warm' is not a number");
+    expectError("run -m " + model + " -p hi -n 4 --frobnicate", "unknown option '--frobnicate'");
+    expectError("run -m " + model + " -n 4", "exactly one of -p");
+    expectError("run -m " + model + " --prompt-ids 1,2,x -n 4", "'x' is not a token id");
+    expectError("run -m " + model + " --prompt-ids 1,9999 -n 4", "outside the vocabulary");
+    expectError("run -m " + model + " -p 'Once upon a time there was' -n 4 --ctx 4", "more than the context of 4");
+    expectError("frobnicate", "unknown command");
+
+    // Unsupported architecture and tensor type; tokenizer larger than the model's vocabulary.
+    test::TinyModelSpec spec;
+    spec.extraStringKeys["general.architecture"] = "mamba";
+    test::writeTinyGguf(spec, g_dir / "mamba.gguf");
+    expectError("run -m " + (g_dir / "mamba.gguf").string() + " -p hi -n 2", "unsupported architecture 'mamba'");
+    spec = {};
+    spec.hidden = 256; // a Q2_K row needs 256 elements
+    test::writeTinyGguf(spec, g_dir / "base.gguf");
+    {
+        auto base = io::GgufFile::open((g_dir / "base.gguf").string());
+        CHECK_OK(base);
+        io::GgufWriter w;
+        for (const auto& [key, value] : base.value().metadata()) w.set(key, value);
+        for (const auto& t : base.value().tensors()) {
+            if (t.name == "blk.0.attn_k.weight") {
+                w.addTensor(t.name, DType::Q2_K, t.ne, std::vector<uint8_t>(t.ne[1] * 84, 0));
+            } else {
+                w.addTensorView(t.name, t.type, t.ne, t.data, t.bytes);
+            }
+        }
+        CHECK_OK(w.write((g_dir / "q2k.gguf").string()));
+    }
+    expectError("run -m " + (g_dir / "q2k.gguf").string() + " -p hi -n 2", "tensor blk.0.attn_k.weight has type Q2_K");
+    spec = {};
+    test::writeTinyGguf(spec, g_dir / "small-vocab.gguf", [](auto& t) {
+        for (auto& x : t)
+            if (x.ggufName == "token_embd.weight" || x.ggufName == "output.weight") x.shape[0] = 300, x.values.resize(300 * 64);
+    });
+    expectError("run -m " + (g_dir / "small-vocab.gguf").string() + " -p hi -n 2", "the tokenizer has 320 tokens");
+
+    // A truncated model file.
+    const std::string bytes = test::readTextFile(stories / "stories260K-f32.gguf");
+    std::ofstream(g_dir / "truncated.gguf", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    expectError("run -m " + (g_dir / "truncated.gguf").string() + " -p hi -n 2", "truncated.gguf");
+    expectError("inspect -m " + (g_dir / "truncated.gguf").string(), "truncated.gguf");
+}
+
+} // namespace
+
+int main() {
+    test::announce("cli", "cpu");
+    if (!std::getenv("HEARTH_CLI")) {
+        std::fprintf(stderr, "HEARTH_CLI is not set (run through ctest)\n");
+        return 1;
+    }
+    const fs::path stories = test::requireTestData("models/stories260K");
+    g_dir = test::scratchDir("cli");
+    checkRun(stories);
+    checkInspectAndTokenize(stories);
+    checkBadInput(stories);
+    return test::finish();
+}

@@ -1,0 +1,250 @@
+// The CPU forward pass against Hugging Face transformers: tiny random-weight models of every
+// supported architecture and RoPE convention (tests/data/hf-reference, made by
+// tests/reference/make_hf_references.py), each with the float32 logits transformers computed for
+// a fixed teacher-forced input. The engine must match them to a relative error of 1e-4 per
+// position and pick the same argmax wherever the reference's top-2 margin is clear. Its RoPE
+// table is also compared with transformers' inv_freq / attention_scaling, so that a scaling bug
+// is named as such rather than only as a logits mismatch.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "check.h"
+#include "hearth/engine.h"
+#include "model/model_config.h"
+#include "model/model_loader.h"
+
+using namespace hearth;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kMaxRelativeError = 1e-4;
+constexpr double kArgmaxMargin = 1e-3;
+
+struct Expected {
+    const char* folder;
+    const char* architecture;
+    const char* ropeScaling;
+    bool tied;
+};
+
+constexpr Expected kModels[] = {
+    {"llama-plain", "llama", "none", false},
+    {"llama3-scaled", "llama", "llama3", true},
+    {"llama-linear", "llama", "linear", false},
+    {"qwen2", "qwen2", "none", true},
+    {"qwen2-yarn", "qwen2", "yarn", true},
+    {"qwen3", "qwen3", "none", false},
+};
+
+// A float32 .npy array: shape and values (little-endian '<f4', C order only).
+struct NpyArray {
+    std::vector<int64_t> shape;
+    std::vector<float> values;
+};
+
+bool readNpyF32(const fs::path& path, NpyArray& out, std::string& error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot open";
+        return false;
+    }
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) {
+        error = "not a .npy file";
+        return false;
+    }
+    const auto major = static_cast<uint8_t>(bytes[6]);
+    size_t headerLen = 0, offset = 0;
+    if (major == 1) {
+        headerLen = uint8_t(bytes[8]) | size_t(uint8_t(bytes[9])) << 8;
+        offset = 10;
+    } else if (major == 2 || major == 3) {
+        if (bytes.size() < 12) {
+            error = "truncated header";
+            return false;
+        }
+        for (int i = 0; i < 4; ++i) headerLen |= size_t(uint8_t(bytes[8 + i])) << (8 * i);
+        offset = 12;
+    } else {
+        error = "unknown .npy version " + std::to_string(major);
+        return false;
+    }
+    if (offset + headerLen > bytes.size()) {
+        error = "truncated header";
+        return false;
+    }
+    const std::string header = bytes.substr(offset, headerLen);
+    if (header.find("'descr': '<f4'") == std::string::npos) {
+        error = "dtype is not '<f4': " + header;
+        return false;
+    }
+    if (header.find("'fortran_order': False") == std::string::npos) {
+        error = "not C order: " + header;
+        return false;
+    }
+    const size_t open = header.find("'shape': (");
+    const size_t close = open == std::string::npos ? open : header.find(')', open);
+    if (close == std::string::npos) {
+        error = "no shape: " + header;
+        return false;
+    }
+    std::string dims = header.substr(open + 10, close - open - 10);
+    std::replace(dims.begin(), dims.end(), ',', ' ');
+    std::istringstream dimStream(dims);
+    int64_t count = 1;
+    for (int64_t d; dimStream >> d;) {
+        out.shape.push_back(d);
+        count *= d;
+    }
+    const size_t dataStart = offset + headerLen;
+    if (bytes.size() - dataStart != size_t(count) * sizeof(float)) {
+        error = "data size " + std::to_string(bytes.size() - dataStart) + " does not match the shape";
+        return false;
+    }
+    out.values.resize(size_t(count));
+    std::memcpy(out.values.data(), bytes.data() + dataStart, size_t(count) * sizeof(float));
+    return true;
+}
+
+// The engine's RoPE table against transformers' rotary embedding (inv_freq, attention_scaling).
+void checkRopeTable(const Expected& e, const ModelConfig& config, const nlohmann::json& rope) {
+    if (!rope.is_object() || !rope.contains("inv_freq")) {
+        CHECK_MSG(false, e.folder << ": reference.json has no rope.inv_freq");
+        return;
+    }
+    const auto reference = rope["inv_freq"].get<std::vector<double>>();
+    const RopeTable table = computeRopeTable(config.rope);
+    CHECK_EQ(table.inverseFrequencies.size(), reference.size());
+    double worst = 0;
+    bool scaled = false; // the scaling must change something, or the comparison proves little
+    for (size_t i = 0; i < reference.size() && i < table.inverseFrequencies.size(); ++i) {
+        const double rel = std::fabs(table.inverseFrequencies[i] - reference[i]) / reference[i];
+        worst = std::max(worst, rel);
+        CHECK_MSG(rel <= 1e-5, e.folder << ": inv_freq[" << i << "] = " << table.inverseFrequencies[i]
+                                        << ", transformers has " << reference[i]);
+        const double plain = std::pow(double(config.rope.theta), -2.0 * double(i) / config.rope.dims);
+        if (std::fabs(reference[i] - plain) > 0.01 * plain) scaled = true;
+    }
+    const double scaling = rope.value("attention_scaling", 1.0);
+    CHECK_NEAR(table.magnitude, scaling, 1e-6);
+    CHECK_MSG(scaled == (std::string(e.ropeScaling) != "none"),
+              e.folder << ": transformers' frequencies " << (scaled ? "are" : "are not") << " scaled");
+    std::printf("  rope table: max relative error %.2e over %zu frequencies, attention scaling %.6f (ours %.6f)\n",
+                worst, reference.size(), scaling, double(table.magnitude));
+}
+
+// Returns the worst per-position relative error seen (or infinity when the model did not run).
+double checkModel(const Expected& e, const fs::path& dir) {
+    std::printf("%s\n", e.folder);
+    nlohmann::json ref;
+    try {
+        std::ifstream in(dir / "reference.json");
+        ref = nlohmann::json::parse(in);
+    } catch (const std::exception& ex) {
+        CHECK_MSG(false, (dir / "reference.json").string() << ": " << ex.what());
+        return INFINITY;
+    }
+    const auto ids = ref.at("input_ids").get<std::vector<int32_t>>();
+    NpyArray logits;
+    std::string error;
+    const fs::path npy = dir / ref.value("logits_file", std::string("logits.npy"));
+    if (!readNpyF32(npy, logits, error)) {
+        CHECK_MSG(false, npy.string() << ": " << error);
+        return INFINITY;
+    }
+
+    auto loaded = Model::load({dir.string()});
+    CHECK_OK(loaded);
+    if (!loaded.isOk()) return INFINITY;
+    const Model& model = **loaded;
+    const ModelInfo& info = model.info();
+    const int64_t vocab = info.vocabSize;
+    CHECK_EQ(info.format, std::string("hf"));
+    CHECK_EQ(info.architecture, std::string(e.architecture));
+    CHECK_EQ(info.ropeScaling, std::string(e.ropeScaling));
+    CHECK_EQ(info.tiedEmbeddings, e.tied);
+    CHECK(logits.shape == (std::vector<int64_t>{int64_t(ids.size()), vocab}));
+    if (logits.shape != std::vector<int64_t>{int64_t(ids.size()), vocab}) return INFINITY;
+    checkRopeTable(e, model.loaded().config, ref.value("rope", nlohmann::json()));
+
+    auto session = Session::create(model, {64});
+    CHECK_OK(session);
+    if (!session.isOk()) return INFINITY;
+    std::vector<float> ours;
+    GenerateParams params;
+    params.maxTokens = 0;
+    params.allLogits = &ours;
+    auto result = (*session)->generate(ids, params);
+    CHECK_OK(result);
+    CHECK_EQ(ours.size(), logits.values.size());
+    if (!result.isOk() || ours.size() != logits.values.size()) return INFINITY;
+
+    double worst = 0;
+    size_t worstPos = 0;
+    int argmaxCompared = 0, argmaxEqual = 0;
+    for (size_t pos = 0; pos < ids.size(); ++pos) {
+        const float* a = ours.data() + pos * vocab;
+        const float* r = logits.values.data() + pos * vocab;
+        double diff2 = 0, ref2 = 0;
+        for (int64_t v = 0; v < vocab; ++v) {
+            diff2 += (double(a[v]) - r[v]) * (double(a[v]) - r[v]);
+            ref2 += double(r[v]) * r[v];
+        }
+        const double rel = std::sqrt(diff2 / ref2);
+        if (rel > worst) {
+            worst = rel;
+            worstPos = pos;
+        }
+        CHECK_MSG(rel <= kMaxRelativeError,
+                  e.folder << " position " << pos << ": relative error " << rel << " > " << kMaxRelativeError);
+
+        const int64_t refArg = std::max_element(r, r + vocab) - r;
+        const int64_t ourArg = std::max_element(a, a + vocab) - a;
+        float second = -INFINITY;
+        for (int64_t v = 0; v < vocab; ++v)
+            if (v != refArg) second = std::max(second, r[v]);
+        if (r[refArg] - second > kArgmaxMargin) {
+            ++argmaxCompared;
+            if (ourArg == refArg) ++argmaxEqual;
+            CHECK_MSG(ourArg == refArg,
+                      e.folder << " position " << pos << ": argmax " << ourArg << ", transformers " << refArg);
+        }
+    }
+    std::printf("  logits: max relative error %.3e (position %zu) over %zu positions, argmax equal at %d of %d "
+                "clear positions; transformers %s\n",
+                worst, worstPos, ids.size(), argmaxEqual, argmaxCompared,
+                ref.value("transformers_version", std::string("?")).c_str());
+    return worst;
+}
+
+} // namespace
+
+int main() {
+    test::announce("hf_reference", "cpu");
+    const fs::path root = fs::path(HEARTH_SOURCE_DIR) / "tests" / "data" / "hf-reference";
+    std::vector<std::pair<std::string, double>> summary;
+    for (const Expected& e : kModels) {
+        const fs::path dir = root / e.folder;
+        std::error_code ec;
+        if (!fs::is_directory(dir, ec)) {
+            CHECK_MSG(false, dir.string() << ": missing (regenerate with tests/reference/make_hf_references.py)");
+            continue;
+        }
+        summary.emplace_back(e.folder, checkModel(e, dir));
+    }
+    std::printf("summary (max relative error per position, limit %.0e):\n", kMaxRelativeError);
+    for (const auto& [name, err] : summary) std::printf("  %-14s %.3e\n", name.c_str(), err);
+    return test::finish();
+}

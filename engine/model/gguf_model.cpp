@@ -36,6 +36,10 @@ Status readRopeScaling(const io::GgufFile& file, const std::string& arch, RopePa
         HEARTH_ASSIGN(double v, file.getFloat(prefix + "yarn_beta_fast"));
         rope.yarnBetaFast = float(v);
     }
+    if (file.find(prefix + "attn_factor")) {
+        HEARTH_ASSIGN(double v, file.getFloat(prefix + "attn_factor"));
+        if (v > 0) rope.yarnAttentionFactor = float(v);
+    }
     if (file.find(prefix + "yarn_beta_slow")) {
         HEARTH_ASSIGN(double v, file.getFloat(prefix + "yarn_beta_slow"));
         rope.yarnBetaSlow = float(v);

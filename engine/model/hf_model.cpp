@@ -1,4 +1,5 @@
 // Hugging Face folder → ModelConfig (config.json) + tensors (safetensors, single or sharded).
+#include <cmath>
 #include <filesystem>
 
 #include "io/json_file.h"
@@ -80,6 +81,17 @@ Status readRope(const json& j, const std::string& file, RopeParams& rope) {
     rope.highFreqFactor = float(high);
     rope.yarnBetaFast = float(betaFast);
     rope.yarnBetaSlow = float(betaSlow);
+    if (rope.scaling == RopeScaling::Yarn) {
+        // An explicit attention_factor wins; DeepSeek-style mscale/mscale_all_dim give a ratio.
+        HEARTH_ASSIGN(double attention, ConfigReader::number(*scaling, "attention_factor", 0.0, where));
+        HEARTH_ASSIGN(double mscale, ConfigReader::number(*scaling, "mscale", 0.0, where));
+        HEARTH_ASSIGN(double mscaleAllDim, ConfigReader::number(*scaling, "mscale_all_dim", 0.0, where));
+        auto yarnScale = [&](double m) { return factor <= 1.0 ? 1.0 : 0.1 * m * std::log(factor) + 1.0; };
+        if (attention > 0) rope.yarnAttentionFactor = float(attention);
+        else if (mscale > 0 && mscaleAllDim > 0) rope.yarnAttentionFactor = float(yarnScale(mscale) / yarnScale(mscaleAllDim));
+        if (auto t = scaling->find("truncate"); t != scaling->end() && t->is_boolean() && !t->get<bool>())
+            return unsupported(where + ": yarn with truncate=false is not supported");
+    }
     return Status::ok();
 }
 

@@ -31,6 +31,7 @@ struct RopeParams {
     float highFreqFactor = 4.0f;    // llama3
     float yarnBetaFast = 32.0f;     // yarn ramp bounds (in rotations)
     float yarnBetaSlow = 1.0f;
+    float yarnAttentionFactor = 0.0f; // yarn: cos/sin scale; 0 = derived from factor (0.1 ln s + 1)
     std::vector<float> freqFactors; // GGUF rope_freqs.weight: each frequency is divided by it
 };
 

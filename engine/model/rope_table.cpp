@@ -78,7 +78,10 @@ RopeTable computeRopeTable(const RopeParams& rope) {
             table.inverseFrequencies[i] =
                 static_cast<float>(f / rope.factor * (1.0 - extrapolation) + f * extrapolation);
         }
-        table.magnitude = rope.factor <= 1.0f ? 1.0f : static_cast<float>(0.1 * std::log(rope.factor) + 1.0);
+        if (rope.yarnAttentionFactor > 0.0f)
+            table.magnitude = rope.yarnAttentionFactor;
+        else
+            table.magnitude = rope.factor <= 1.0f ? 1.0f : static_cast<float>(0.1 * std::log(rope.factor) + 1.0);
         break;
     }
     }

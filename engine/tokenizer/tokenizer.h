@@ -23,14 +23,18 @@ public:
     virtual ~Tokenizer() = default;
 
     // Encodes `text` as the model's tokenizer does. With addBos, prepends BOS when the model
-    // asks for it (addsBos()). Text is UTF-8; invalid bytes go through byte fallback, never crash.
+    // asks for it (addsBos()), and appends EOS when it asks for that (addsEos(), rare), as
+    // llama.cpp's add_special and HF's add_special_tokens do. Text is UTF-8; invalid bytes go
+    // through byte fallback (kept as they are, as llama.cpp does), never crash.
     // SentencePiece: the dummy-prefix "▁" is added when the model says so; runs of spaces are
     // kept (as llama.cpp and HF's fast Llama tokenizer do). With parseSpecial, the text of a
     // control/user-defined token (e.g. "<s>") becomes that token, as HF's encode() does.
     virtual std::vector<int32_t> encode(std::string_view text, bool addBos, bool parseSpecial) const = 0;
 
     // The bytes a token contributes to text: "▁" becomes a space, "<0x41>" the byte 0x41,
-    // control tokens nothing. (The leading space after BOS is handled by the detokenizer.)
+    // control and unused tokens nothing, the unknown token SentencePiece's " ⁇ " (U+2047, so
+    // that lost text shows), ids outside the vocabulary nothing. (The leading space after BOS is
+    // handled by the detokenizer.)
     virtual std::string tokenBytes(int32_t id) const = 0;
     // The token's vocabulary string as stored (for display and `inspect`).
     virtual std::string tokenPiece(int32_t id) const = 0;
@@ -40,6 +44,7 @@ public:
     virtual int32_t bosId() const = 0;   // -1 if none
     virtual int32_t eosId() const = 0;   // -1 if none
     virtual bool addsBos() const = 0;    // whether prompts start with BOS by default
+    virtual bool addsEos() const { return false; } // whether encode(addBos=true) appends EOS
     // Whether SentencePiece-style decoding drops the leading space of the first piece after BOS
     // (or at the very start).
     virtual bool stripsLeadingSpace() const = 0;

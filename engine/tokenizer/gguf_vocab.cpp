@@ -1,0 +1,181 @@
+// GGUF "llama" vocabularies: tokenizer.ggml.tokens/scores/token_type rebuilt as a SentencePiece
+// BPE ModelProto and loaded through libsentencepiece, so that GGUF and tokenizer.model files
+// tokenize with the same code.
+#include <exception>
+#include <optional>
+
+#include "io/gguf.h"
+#include "tokenizer/sp_model_proto.h"
+#include "tokenizer/spm_tokenizer.h"
+#include "tokenizer/tokenizer.h"
+
+namespace hearth {
+
+namespace {
+
+constexpr const char* kModelKey = "tokenizer.ggml.model";
+constexpr const char* kTokensKey = "tokenizer.ggml.tokens";
+constexpr const char* kScoresKey = "tokenizer.ggml.scores";
+constexpr const char* kTypesKey = "tokenizer.ggml.token_type";
+
+class VocabReader {
+public:
+    explicit VocabReader(const io::GgufFile& file) : m_file(file) {}
+
+    Status keyError(const std::string& key, const std::string& what) const {
+        return dataLoss(m_file.path() + ": key " + key + ": " + what);
+    }
+
+    // An array the same length as the token list (when `expected` is set), or nullptr if absent.
+    Result<const std::vector<io::GgufValue>*> array(const std::string& key,
+                                                    std::optional<size_t> expected) const {
+        const io::GgufValue* value = m_file.find(key);
+        if (!value) return static_cast<const std::vector<io::GgufValue>*>(nullptr);
+        const auto* items = value->asArray();
+        if (!items)
+            return keyError(key, std::string("expected an array, got ") +
+                                     io::ggufValueTypeName(value->type));
+        if (expected && items->size() != *expected)
+            return keyError(key, "has " + std::to_string(items->size()) + " entries, but " +
+                                     kTokensKey + " has " + std::to_string(*expected));
+        return items;
+    }
+
+    // An optional token id: `fallback` when absent (or -1 if the fallback does not fit the
+    // vocabulary), DataLoss when present but not an id of this vocabulary.
+    Result<int32_t> tokenId(const std::string& key, int64_t fallback, size_t vocab) const {
+        if (!m_file.find(key)) return int32_t(fallback >= 0 && size_t(fallback) < vocab ? fallback : -1);
+        auto id = m_file.getUInt(key);
+        if (!id.isOk()) {
+            // Some converters write -1 (as i32) for "none".
+            const auto signedId = m_file.find(key)->asInt();
+            if (signedId && *signedId == -1) return int32_t(-1);
+            return id.status();
+        }
+        if (*id >= vocab)
+            return keyError(key, "token id " + std::to_string(*id) + " is outside the vocabulary (" +
+                                     std::to_string(vocab) + " tokens)");
+        return static_cast<int32_t>(*id);
+    }
+
+    Result<bool> flag(const std::string& key, bool fallback) const {
+        if (!m_file.find(key)) return fallback;
+        return m_file.getBool(key);
+    }
+
+private:
+    const io::GgufFile& m_file;
+};
+
+bool looksLikeBytePiece(const std::string& piece) {
+    const auto hex = [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
+    };
+    return piece.size() == 6 && piece.compare(0, 3, "<0x") == 0 && hex(piece[3]) && hex(piece[4]) &&
+           piece[5] == '>';
+}
+
+Result<std::unique_ptr<Tokenizer>> loadLlamaVocab(const io::GgufFile& file) {
+    const VocabReader reader(file);
+    HEARTH_ASSIGN(const auto* tokens, reader.array(kTokensKey, std::nullopt));
+    if (!tokens) return dataLoss(file.path() + ": key " + kTokensKey + " is missing");
+    if (tokens->empty()) return reader.keyError(kTokensKey, "the vocabulary is empty");
+    const size_t vocab = tokens->size();
+    if (vocab > size_t(INT32_MAX)) return reader.keyError(kTokensKey, "too many tokens");
+    HEARTH_ASSIGN(const auto* scores, reader.array(kScoresKey, vocab));
+    HEARTH_ASSIGN(const auto* types, reader.array(kTypesKey, vocab));
+
+    // llama.cpp's defaults for SentencePiece vocabularies.
+    HEARTH_ASSIGN(const int32_t bosId, reader.tokenId("tokenizer.ggml.bos_token_id", 1, vocab));
+    HEARTH_ASSIGN(const int32_t eosId, reader.tokenId("tokenizer.ggml.eos_token_id", 2, vocab));
+    HEARTH_ASSIGN(const int32_t unkId, reader.tokenId("tokenizer.ggml.unknown_token_id", 0, vocab));
+    HEARTH_ASSIGN(const bool addBos, reader.flag("tokenizer.ggml.add_bos_token", true));
+    HEARTH_ASSIGN(const bool addEos, reader.flag("tokenizer.ggml.add_eos_token", false));
+    HEARTH_ASSIGN(const bool addSpacePrefix, reader.flag("tokenizer.ggml.add_space_prefix", true));
+
+    spm::ModelProto model;
+    model.pieces.resize(vocab);
+    bool hasBytes = false;
+    int32_t unknownPiece = -1;
+    for (size_t i = 0; i < vocab; ++i) {
+        auto& piece = model.pieces[i];
+        const std::string* text = (*tokens)[i].asString();
+        if (!text)
+            return reader.keyError(kTokensKey, "entry " + std::to_string(i) + " is a " +
+                                                   io::ggufValueTypeName((*tokens)[i].type) +
+                                                   ", expected a string");
+        piece.piece = *text;
+        if (scores) {
+            const auto score = (*scores)[i].asFloat();
+            if (!score)
+                return reader.keyError(kScoresKey, "entry " + std::to_string(i) + " is a " +
+                                                       io::ggufValueTypeName((*scores)[i].type) +
+                                                       ", expected a number");
+            piece.score = static_cast<float>(*score);
+        }
+        if (types) {
+            const auto type = (*types)[i].asInt();
+            if (!type || *type < 1 || *type > 6)
+                return reader.keyError(kTypesKey, "entry " + std::to_string(i) +
+                                                      " is not a token type 1..6");
+            piece.kind = static_cast<TokenKind>(*type);
+        } else { // older files: infer what SentencePiece needs to know
+            if (int32_t(i) == unkId) piece.kind = TokenKind::Unknown;
+            else if (int32_t(i) == bosId || int32_t(i) == eosId) piece.kind = TokenKind::Control;
+            else if (looksLikeBytePiece(piece.piece)) piece.kind = TokenKind::Byte;
+        }
+        if (piece.kind == TokenKind::Byte) hasBytes = true;
+        if (piece.kind == TokenKind::Unknown && unknownPiece < 0) unknownPiece = int32_t(i);
+    }
+    // SentencePiece needs an unknown piece; take the one the file names if none is typed so.
+    if (unknownPiece < 0) {
+        if (unkId < 0)
+            return reader.keyError(kTypesKey, "the vocabulary has no unknown token");
+        model.pieces[size_t(unkId)].kind = TokenKind::Unknown;
+        unknownPiece = unkId;
+    }
+
+    using namespace spm::field;
+    model.trainerSpec.setInt(kModelType, static_cast<int64_t>(spm::ModelType::Bpe));
+    model.trainerSpec.setInt(kVocabSize, static_cast<int64_t>(vocab));
+    // The library refuses byte pieces unless byte_fallback is on, and only falls back with it.
+    model.trainerSpec.setBool(kByteFallback, hasBytes);
+    model.trainerSpec.setInt(kUnkId, unknownPiece);
+    model.trainerSpec.setInt(kBosId, bosId);
+    model.trainerSpec.setInt(kEosId, eosId);
+    model.trainerSpec.setInt(kPadId, -1);
+    // GGUF records no normalisation: llama.cpp applies none, and keeps runs of spaces.
+    model.normalizerSpec.setBytes(kName, "identity");
+    model.normalizerSpec.setBool(kAddDummyPrefix, addSpacePrefix);
+    model.normalizerSpec.setBool(kRemoveExtraWhitespaces, false);
+    model.normalizerSpec.setBool(kEscapeWhitespaces, true);
+
+    spm::TokenizerOptions options;
+    options.source = file.path();
+    options.bosId = bosId;
+    options.eosId = eosId;
+    options.addBos = addBos;
+    options.addEos = addEos;
+    HEARTH_ASSIGN(auto tokenizer, spm::SpmTokenizer::create(model, options));
+    return std::unique_ptr<Tokenizer>(std::move(tokenizer));
+}
+
+} // namespace
+
+Result<std::unique_ptr<Tokenizer>> loadTokenizerFromGguf(const io::GgufFile& file) {
+    try {
+        const io::GgufValue* model = file.find(kModelKey);
+        if (!model) return notFound(file.path() + ": key " + std::string(kModelKey) +
+                                    " is missing: the file has no tokenizer");
+        HEARTH_ASSIGN(const std::string type, file.getString(kModelKey));
+        if (type == "llama") return loadLlamaVocab(file);
+        return unsupported(file.path() + ": key " + std::string(kModelKey) + ": tokenizer type \"" +
+                           type + "\" is not supported (only \"llama\" SentencePiece vocabularies)");
+    } catch (const std::exception& e) {
+        return internalError(file.path() + ": loading the tokenizer failed: " + e.what());
+    } catch (...) {
+        return internalError(file.path() + ": loading the tokenizer failed");
+    }
+}
+
+} // namespace hearth

@@ -1,0 +1,39 @@
+#include "tokenizer/utf8.h"
+
+#include <cstdint>
+
+namespace hearth::utf8 {
+
+Step scan(std::string_view s, size_t pos) {
+    const auto byteAt = [&](size_t i) { return static_cast<uint8_t>(s[i]); };
+    const uint8_t lead = byteAt(pos);
+    if (lead < 0x80) return {Scan::Complete, 1};
+
+    // Length and the allowed range of the second byte (Unicode Table 3-7).
+    size_t length = 0;
+    uint8_t low = 0x80, high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+        length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+        length = 3;
+        if (lead == 0xE0) low = 0xA0;       // no overlongs
+        else if (lead == 0xED) high = 0x9F; // no surrogates
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        length = 4;
+        if (lead == 0xF0) low = 0x90;       // no overlongs
+        else if (lead == 0xF4) high = 0x8F; // nothing past U+10FFFF
+    } else {
+        return {Scan::Invalid, 1}; // a continuation byte, C0/C1, F5..FF
+    }
+
+    for (size_t i = 1; i < length; ++i) {
+        if (pos + i >= s.size()) return {Scan::Incomplete, i};
+        const uint8_t b = byteAt(pos + i);
+        const uint8_t lo = i == 1 ? low : 0x80;
+        const uint8_t hi = i == 1 ? high : 0xBF;
+        if (b < lo || b > hi) return {Scan::Invalid, i};
+    }
+    return {Scan::Complete, length};
+}
+
+} // namespace hearth::utf8

@@ -64,9 +64,11 @@ struct GgufTensorInfo {
 class GgufFile {
 public:
     // Opens and validates: magic "GGUF", version 3 (2 is accepted too), counts, string lengths,
-    // value types, nested arrays, general.alignment (a power of two >= 8... as GGUF requires a
-    // multiple of 8), tensor names unique, n_dims 1..4, dimensions non-zero and not overflowing,
-    // known ggml type ids, rows a whole number of blocks, offsets aligned and inside the file.
+    // value types, nested arrays (at most 8 deep), keys unique and 1..65535 bytes,
+    // general.alignment (a u32, non-zero multiple of 8; 32 when absent), tensor names unique and
+    // 1..256 bytes (the spec's 64 is exceeded by real files), n_dims 1..4, dimensions non-zero
+    // and not overflowing, known ggml type ids (else Unsupported), rows a whole number of
+    // blocks, offsets aligned and data inside the file. Bools must be 0 or 1.
     static Result<GgufFile> open(const std::string& path);
     // Same checks on an existing mapping (tests and fuzzing use fromBuffer()).
     static Result<GgufFile> parse(std::shared_ptr<const MappedFile> file);
@@ -101,8 +103,9 @@ private:
     std::vector<GgufTensorInfo> m_tensors;
 };
 
-// Builds a GGUF v3 file. Metadata and tensors are written in insertion order; tensor data is
-// padded to general.alignment (added automatically if absent, default 32).
+// Builds a GGUF v3 file. Metadata and tensors are written in insertion order; the header and
+// every tensor's data are zero-padded to general.alignment (32 when the key is absent; the key
+// is not added, so rewriting a file that lacks it stays byte-identical).
 class GgufWriter {
 public:
     void set(const std::string& key, GgufValue value); // replaces an existing key in place

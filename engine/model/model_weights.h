@@ -13,7 +13,8 @@ namespace hearth {
 
 // A row-major matrix [rows = outputs, cols = inputs]; each row is `rowBytes` of `type` blocks.
 struct WeightMatrix {
-    std::string name;
+    std::string name;      // as stored in the source file
+    std::string ggufName;  // llama.cpp's name for this role (quant presets and GGUF export use it)
     DType type = DType::F32;
     int64_t rows = 0;
     int64_t cols = 0;

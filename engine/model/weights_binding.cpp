@@ -48,10 +48,12 @@ std::string hfName(Role role, int layer) {
     return {};
 }
 
-Result<WeightMatrix> bindMatrix(const TensorSource& source, const std::string& name, int64_t rows, int64_t cols) {
+Result<WeightMatrix> bindMatrix(const TensorSource& source, const std::string& name, const std::string& ggufName,
+                                int64_t rows, int64_t cols) {
     HEARTH_ASSIGN(const SourceTensor* t, source.matrix(name, rows, cols));
     WeightMatrix m;
     m.name = name;
+    m.ggufName = ggufName;
     m.type = t->type;
     m.rows = rows;
     m.cols = cols;
@@ -86,11 +88,11 @@ Result<ModelWeights> bindWeights(const ModelConfig& c, const TensorSource& sourc
     if (c.headDim % 2 != 0) return dataLoss(source.fileName + ": head dimension must be even for RoPE");
 
     const std::string embdName = gguf ? "token_embd.weight" : "model.embed_tokens.weight";
-    HEARTH_ASSIGN(w.tokenEmbedding, bindMatrix(source, embdName, c.vocabSize, c.hidden));
+    HEARTH_ASSIGN(w.tokenEmbedding, bindMatrix(source, embdName, "token_embd.weight", c.vocabSize, c.hidden));
     HEARTH_ASSIGN(w.outputNorm, source.vector(gguf ? "output_norm.weight" : "model.norm.weight", c.hidden));
     const std::string headName = gguf ? "output.weight" : "lm_head.weight";
     if (source.find(headName)) {
-        HEARTH_ASSIGN(w.output, bindMatrix(source, headName, c.vocabSize, c.hidden));
+        HEARTH_ASSIGN(w.output, bindMatrix(source, headName, "output.weight", c.vocabSize, c.hidden));
     } else if (c.tiedEmbeddings || gguf) {
         w.output = w.tokenEmbedding;
     } else {
@@ -103,13 +105,13 @@ Result<ModelWeights> bindWeights(const ModelConfig& c, const TensorSource& sourc
         LayerWeights& l = w.layers[i];
         HEARTH_ASSIGN(l.attnNorm, source.vector(name(Role::AttnNorm, i), c.hidden));
         HEARTH_ASSIGN(l.ffnNorm, source.vector(name(Role::FfnNorm, i), c.hidden));
-        HEARTH_ASSIGN(l.wq, bindMatrix(source, name(Role::Q, i), qRows, c.hidden));
-        HEARTH_ASSIGN(l.wk, bindMatrix(source, name(Role::K, i), kvRows, c.hidden));
-        HEARTH_ASSIGN(l.wv, bindMatrix(source, name(Role::V, i), kvRows, c.hidden));
-        HEARTH_ASSIGN(l.wo, bindMatrix(source, name(Role::O, i), c.hidden, qRows));
-        HEARTH_ASSIGN(l.wGate, bindMatrix(source, name(Role::Gate, i), c.ffn, c.hidden));
-        HEARTH_ASSIGN(l.wUp, bindMatrix(source, name(Role::Up, i), c.ffn, c.hidden));
-        HEARTH_ASSIGN(l.wDown, bindMatrix(source, name(Role::Down, i), c.hidden, c.ffn));
+        HEARTH_ASSIGN(l.wq, bindMatrix(source, name(Role::Q, i), ggufName(Role::Q, i), qRows, c.hidden));
+        HEARTH_ASSIGN(l.wk, bindMatrix(source, name(Role::K, i), ggufName(Role::K, i), kvRows, c.hidden));
+        HEARTH_ASSIGN(l.wv, bindMatrix(source, name(Role::V, i), ggufName(Role::V, i), kvRows, c.hidden));
+        HEARTH_ASSIGN(l.wo, bindMatrix(source, name(Role::O, i), ggufName(Role::O, i), c.hidden, qRows));
+        HEARTH_ASSIGN(l.wGate, bindMatrix(source, name(Role::Gate, i), ggufName(Role::Gate, i), c.ffn, c.hidden));
+        HEARTH_ASSIGN(l.wUp, bindMatrix(source, name(Role::Up, i), ggufName(Role::Up, i), c.ffn, c.hidden));
+        HEARTH_ASSIGN(l.wDown, bindMatrix(source, name(Role::Down, i), ggufName(Role::Down, i), c.hidden, c.ffn));
         if (c.attnBias) {
             HEARTH_ASSIGN(l.qBias, source.vector(name(Role::QBias, i), qRows));
             HEARTH_ASSIGN(l.kBias, source.vector(name(Role::KBias, i), kvRows));

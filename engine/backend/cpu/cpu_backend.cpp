@@ -56,11 +56,13 @@ public:
     Status forward(int32_t token, int32_t pos, std::span<float> logits) override;
 
 private:
-    // y[rows] = W x, rows split across threads (each dot product stays on one thread).
+    // y[rows] = W x, rows split across threads (each dot product stays on one thread). Each
+    // thread gets at least ~64 K weights, below which waking it costs more than it saves.
     void matvec(float* y, const WeightMatrix& w, const float* x) {
+        const int parts = int(std::max<int64_t>(1, w.rows * w.cols / 65536));
         m_pool.parallelFor(w.rows, [&](int64_t begin, int64_t end) {
             for (int64_t r = begin; r < end; ++r) y[r] = dotRow(w.type, w.row(r), x, w.cols);
-        });
+        }, parts);
     }
     void rope(float* vec, int heads, int32_t pos) const;
     void attention(int layer, int32_t pos);
@@ -100,6 +102,7 @@ void CpuBackend::attention(int layer, int32_t pos) {
     const float* values = m_values.data() + size_t(layer) * m_context * kvWidth;
     const int group = c.heads / c.kvHeads;
     const float scale = 1.0f / std::sqrt(float(c.headDim));
+    const int parts = int(std::max<int64_t>(1, int64_t(c.heads) * (pos + 1) * c.headDim / 32768));
     m_pool.parallelFor(c.heads, [&](int64_t begin, int64_t end) {
         for (int64_t h = begin; h < end; ++h) {
             const float* q = m_q.data() + h * c.headDim;
@@ -119,7 +122,7 @@ void CpuBackend::attention(int layer, int32_t pos) {
                 for (int i = 0; i < c.headDim; ++i) out[i] += scores[t] * v[i];
             }
         }
-    });
+    }, parts);
 }
 
 Status CpuBackend::forward(int32_t token, int32_t pos, std::span<float> logits) {

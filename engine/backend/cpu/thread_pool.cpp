@@ -19,7 +19,8 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::runShare(int index) {
-    const int64_t n = size();
+    if (index >= m_parts) return;
+    const int64_t n = m_parts;
     const int64_t begin = m_count * index / n;
     const int64_t end = m_count * (index + 1) / n;
     if (begin < end) (*m_job)(begin, end);
@@ -42,9 +43,10 @@ void ThreadPool::workerLoop(int index) {
     }
 }
 
-void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t, int64_t)>& fn) {
+void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t, int64_t)>& fn, int maxParts) {
     if (count <= 0) return;
-    if (m_workers.empty() || count == 1) {
+    const int parts = int(std::min<int64_t>({maxParts > 0 ? maxParts : size(), size(), count}));
+    if (parts <= 1) {
         fn(0, count);
         return;
     }
@@ -52,6 +54,7 @@ void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t, in
         std::lock_guard lock(m_mutex);
         m_job = &fn;
         m_count = count;
+        m_parts = parts;
         m_pending = int(m_workers.size());
         ++m_generation;
     }

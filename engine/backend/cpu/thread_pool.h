@@ -20,8 +20,9 @@ public:
 
     int size() const { return int(m_workers.size()) + 1; }
     // Calls fn(begin, end) on disjoint ranges covering [0, count); returns when all are done.
-    // Owner thread only (not re-entrant).
-    void parallelFor(int64_t count, const std::function<void(int64_t, int64_t)>& fn);
+    // At most `maxParts` ranges (<= 0: one per thread), so that small jobs are not spread over
+    // threads whose wake-up costs more than the work. Owner thread only (not re-entrant).
+    void parallelFor(int64_t count, const std::function<void(int64_t, int64_t)>& fn, int maxParts = 0);
 
 private:
     void workerLoop(int index);
@@ -33,6 +34,7 @@ private:
     std::condition_variable m_done;
     const std::function<void(int64_t, int64_t)>* m_job = nullptr;
     int64_t m_count = 0;
+    int m_parts = 1;
     uint64_t m_generation = 0;
     int m_pending = 0;
     bool m_stop = false;

@@ -20,7 +20,7 @@ jobs="${HEARTH_JOBS:-$(nproc)}"
 # loads at run time (Debian does not pull all of them in), and SQLite for the conversation store.
 packages=(
   build-essential cmake ninja-build pkg-config
-  libsentencepiece-dev nlohmann-json3-dev libsqlite3-dev libpcre2-dev
+  libsentencepiece-dev nlohmann-json3-dev libsqlite3-dev libpcre2-dev libicu-dev
   qt6-base-dev qt6-declarative-dev qt6-declarative-dev-tools qt6-tools-dev qt6-tools-dev-tools
   qt6-l10n-tools libqt6sql6-sqlite
   qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript qml6-module-qtquick

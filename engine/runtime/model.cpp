@@ -1,6 +1,9 @@
 // Model: a loaded, validated model and what it says about itself.
+#include <optional>
+
 #include "hearth/engine.h"
 #include "model/model_loader.h"
+#include "model/quantize_model.h"
 #include "runtime/model_info.h"
 
 namespace hearth {
@@ -36,7 +39,12 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     if (params.device == DeviceKind::Cuda)
         return unsupported("the CUDA backend cannot run models yet in this version; use --device cpu");
     if (params.threads < 0) return invalidArgument("threads must be >= 0");
+    std::optional<QuantPreset> preset;
+    if (!params.quant.empty()) { // before loading: a typo should not cost a load
+        HEARTH_ASSIGN(preset, parsePresetOrError(params.quant));
+    }
     HEARTH_ASSIGN(LoadedModel loaded, loadModel(params.path));
+    if (preset) HEARTH_TRY(applyPreset(loaded, *preset, params.allowRequantize, params.threads));
     std::unique_ptr<Model> model(new Model());
     model->m_info = makeModelInfo(loaded.path, loaded.format, loaded.config, loaded.parameterCount,
                                   loaded.tensorTypeCounts);

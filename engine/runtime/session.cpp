@@ -1,11 +1,15 @@
-// Session: one conversation's state on a backend; the prefill + decode loop with statistics.
+// Session: one conversation's state on a backend. A request reuses the longest common prefix of
+// what the cache holds, prefills the rest, then decodes until a stop id or string, the limit or
+// cancellation.
 #include <algorithm>
 #include <chrono>
-#include <cmath>
+#include <cstdlib>
+#include <thread>
 
 #include "backend/backend.h"
 #include "hearth/engine.h"
 #include "model/model_loader.h"
+#include "runtime/stop_strings.h"
 #include "sampling/sampler.h"
 
 namespace hearth {
@@ -26,6 +30,16 @@ SamplerParams samplerParams(const GenerateParams& p) {
     s.repetitionPenalty = p.repetitionPenalty;
     s.seed = p.seed;
     return s;
+}
+
+// Test hook: HEARTH_TEST_DECODE_DELAY_MS slows each decode step so that tests can cancel from
+// another thread mid-reply. Read once.
+int testDecodeDelayMs() {
+    static const int delay = [] {
+        const char* v = std::getenv("HEARTH_TEST_DECODE_DELAY_MS");
+        return v ? std::max(0, std::atoi(v)) : 0;
+    }();
+    return delay;
 }
 
 } // namespace
@@ -57,6 +71,19 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, const Sessi
 int32_t Session::contextLength() const { return m_backend->contextLength(); }
 std::string Session::deviceName() const { return m_backend->deviceName(); }
 
+// Runs one token at the next position and records it as cached.
+Status Session::feed(int32_t token, bool wantLogits, std::vector<float>& logits, const GenerateParams& params) {
+    const int32_t pos = int32_t(m_cached.size());
+    Status s = m_backend->forward(token, pos, wantLogits ? std::span<float>(logits) : std::span<float>());
+    if (!s.isOk()) {
+        m_cached.clear(); // the cache may be half-written: start over next time
+        return s;
+    }
+    m_cached.push_back(token);
+    if (wantLogits && params.allLogits) params.allLogits->insert(params.allLogits->end(), logits.begin(), logits.end());
+    return Status::ok();
+}
+
 Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, const GenerateParams& params) {
     const LoadedModel& model = m_model->loaded();
     const int32_t vocab = model.config.vocabSize;
@@ -82,30 +109,37 @@ Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, 
     GenerateResult result;
     result.promptTokens = int32_t(promptIds.size());
     std::vector<float> logits(vocab);
-    auto keepLogits = [&] {
-        if (params.allLogits) params.allLogits->insert(params.allLogits->end(), logits.begin(), logits.end());
-    };
 
-    // Prefill: the LM head runs only where its logits are used.
+    // Reuse the longest common prefix, but always run the last prompt token: its logits are
+    // needed and the cache does not keep logits. (Attention KV past the prefix is simply
+    // overwritten; recurrent state will need the backend's snapshots here.)
+    const auto mismatch = std::mismatch(m_cached.begin(), m_cached.end(), promptIds.begin(), promptIds.end());
+    const size_t common = std::min<size_t>(mismatch.first - m_cached.begin(), promptIds.size() - 1);
+    m_cached.resize(common);
+    result.reusedTokens = int32_t(common);
+    for (int32_t id : promptIds) sampler.accept(id);
+
     const auto prefillStart = Clock::now();
-    for (size_t i = 0; i < promptIds.size(); ++i) {
+    for (size_t i = common; i < promptIds.size(); ++i) {
         if (cancelled()) {
             result.stop = StopReason::Cancel;
             return result;
         }
-        const bool needLogits = params.allLogits || i + 1 == promptIds.size();
-        HEARTH_TRY(m_backend->forward(promptIds[i], int32_t(i), needLogits ? std::span<float>(logits) : std::span<float>()));
-        if (needLogits) keepLogits();
-        sampler.accept(promptIds[i]);
+        const bool wantLogits = params.allLogits || i + 1 == promptIds.size();
+        HEARTH_TRY(feed(promptIds[i], wantLogits, logits, params));
     }
     result.prefillMs = msSince(prefillStart);
-    result.prefillTokPerS = result.prefillMs > 0 ? promptIds.size() * 1000.0 / result.prefillMs : -1;
+    const size_t prefilled = promptIds.size() - common;
+    result.prefillTokPerS = result.prefillMs > 0 ? prefilled * 1000.0 / result.prefillMs : -1;
 
     // Decode: sample from the last logits, stop, or feed the token back.
     StreamingDetokenizer detok(*model.tokenizer, promptIds.back());
+    StopStringFilter stops(params.stopStrings);
+    auto emit = [&](const std::string& text) {
+        if (params.onText && !text.empty()) params.onText(text);
+    };
     const auto decodeStart = Clock::now();
     int32_t decodedForwards = 0;
-    int32_t pos = int32_t(promptIds.size());
     result.stop = StopReason::Length;
     while (int32_t(result.outputIds.size()) < params.maxTokens) {
         if (cancelled()) {
@@ -115,25 +149,24 @@ Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, 
         const int32_t token = sampler.sample(logits);
         if (isStop(token)) {
             result.stop = StopReason::Eos;
+            result.stopTokenId = token;
             break;
         }
         result.outputIds.push_back(token);
         sampler.accept(token);
-        const std::string piece = detok.push(token);
-        result.text += piece;
-        if (params.onText && !piece.empty()) params.onText(piece);
-        if (int32_t(result.outputIds.size()) == params.maxTokens) break; // no forward pass needed
-        if (pos >= contextLength()) {
-            result.stop = StopReason::Length; // the context is full
+        emit(stops.push(detok.push(token)));
+        if (stops.stopped()) {
+            result.stop = StopReason::StopString;
             break;
         }
-        HEARTH_TRY(m_backend->forward(token, pos++, logits));
-        keepLogits();
+        if (int32_t(result.outputIds.size()) == params.maxTokens) break; // no forward pass needed
+        if (int32_t(m_cached.size()) >= contextLength()) break;           // the context is full
+        if (const int delay = testDecodeDelayMs()) std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+        HEARTH_TRY(feed(token, true, logits, params));
         ++decodedForwards;
     }
-    const std::string tail = detok.flush();
-    result.text += tail;
-    if (params.onText && !tail.empty()) params.onText(tail);
+    if (!stops.stopped()) emit(stops.push(detok.flush()) + stops.flush());
+    result.text = stops.text();
     result.decodeMs = msSince(decodeStart);
     result.decodeTokPerS = decodedForwards > 0 && result.decodeMs > 0 ? decodedForwards * 1000.0 / result.decodeMs : -1;
     return result;

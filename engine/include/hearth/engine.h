@@ -26,6 +26,11 @@ struct ModelParams {
     std::string path;                      // a .gguf file or a Hugging Face folder
     DeviceKind device = DeviceKind::Cpu;   // Cuda: Unsupported until the CUDA backend lands
     int32_t threads = 0;                   // CPU threads; 0 = all hardware threads
+    // Quant preset applied at load ("Q4_K_M", "q8_0", "F16", ...; see quantPresetList()); empty
+    // keeps the types as stored. Unknown names: InvalidArgument listing the valid ones.
+    std::string quant;
+    // Converting already-quantized matrices to another type loses quality; refused unless set.
+    bool allowRequantize = false;
 };
 
 struct ModelInfo {
@@ -78,8 +83,14 @@ struct GenerateParams {
     uint64_t seed = 0;
     std::vector<int32_t> stopIds;     // extra end-of-generation ids
     bool useModelStopIds = true;      // EOS/EOT/generation_config ids stop generation
-    const std::atomic<bool>* cancel = nullptr; // checked before every token
-    // When set, receives the logits after every forward pass (prompt and generated), row-major.
+    // Generation stops when the text contains one of these; the text ends before it. Text that
+    // could be the start of a stop string is held back from onText until it is decided.
+    std::vector<std::string> stopStrings;
+    // Set from any thread to stop: checked before every token (prompt and generated), so at
+    // most the token in flight completes. The result's stop reason is then Cancel.
+    const std::atomic<bool>* cancel = nullptr;
+    // When set, receives the logits after every forward pass this call runs (the prompt tokens
+    // after the reused prefix, then generated tokens), row-major [passes x vocab].
     std::vector<float>* allLogits = nullptr;
     // Receives complete UTF-8 text as it is generated.
     std::function<void(std::string_view)> onText;
@@ -89,7 +100,9 @@ struct GenerateResult {
     std::vector<int32_t> outputIds;   // excludes the stop token
     std::string text;                 // bytes appended to the prompt's text
     StopReason stop = StopReason::Length;
+    int32_t stopTokenId = -1;         // the end-of-generation id that stopped it (stop == Eos)
     int32_t promptTokens = 0;
+    int32_t reusedTokens = 0;         // prompt tokens whose KV state was already in the session
     double prefillMs = 0, decodeMs = 0;
     double prefillTokPerS = -1, decodeTokPerS = -1; // -1 when undefined (no tokens)
 };
@@ -104,16 +117,27 @@ public:
     static Result<std::unique_ptr<Session>> create(const Model& model, const SessionParams& params);
     ~Session();
 
-    // Processes `promptIds` from position 0 and generates. Errors: InvalidArgument (prompt
-    // empty or longer than the context, bad parameters), Cancelled is not an error (stop=cancel).
+    // Generates a continuation of `promptIds` (the whole conversation so far, as tokens). The
+    // session keeps the state of every token it processed; only the tokens after the longest
+    // common prefix of that state and `promptIds` are processed again, so the next turn of a
+    // conversation costs only its new tokens, and editing or regenerating rewinds to the common
+    // prefix. Errors: InvalidArgument (prompt empty or longer than the context, bad parameters);
+    // cancellation is not an error (stop == Cancel). On an error the session is reset.
     Result<GenerateResult> generate(const std::vector<int32_t>& promptIds, const GenerateParams& params);
+    // The tokens whose state the session holds (positions 0..n-1).
+    const std::vector<int32_t>& cachedTokens() const { return m_cached; }
+    // Forgets all state (the next generate starts from position 0).
+    void reset() { m_cached.clear(); }
     int32_t contextLength() const;
     std::string deviceName() const;
 
 private:
     Session() = default;
+    Status feed(int32_t token, bool wantLogits, std::vector<float>& logits, const GenerateParams& params);
+
     const Model* m_model = nullptr;
     std::unique_ptr<Backend> m_backend;
+    std::vector<int32_t> m_cached;
 };
 
 // ---- Memory estimate: what the app's "will it fit" and VRAM meter use. ----

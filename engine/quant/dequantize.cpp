@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "quant/blocks.h"
+
 namespace hearth {
 
 float halfToFloat(uint16_t h) {
@@ -89,6 +91,13 @@ void dequantizeRow(DType type, const uint8_t* src, float* dst, int64_t n) {
             dst[i] = bf16ToFloat(b);
         }
         return;
+    // Block types: n is a whole number of blocks (rows are checked at load).
+    case DType::Q8_0: quant::dequantizeQ8_0(src, dst, n / kQK); return;
+    case DType::Q4_0: quant::dequantizeQ4_0(src, dst, n / kQK); return;
+    case DType::Q5_0: quant::dequantizeQ5_0(src, dst, n / kQK); return;
+    case DType::Q4_K: quant::dequantizeQ4_K(src, dst, n / kQKK); return;
+    case DType::Q5_K: quant::dequantizeQ5_K(src, dst, n / kQKK); return;
+    case DType::Q6_K: quant::dequantizeQ6_K(src, dst, n / kQKK); return;
     default:
         // Callers check isComputeSupported() at load; reaching here is a programming error.
         for (int64_t i = 0; i < n; ++i) dst[i] = std::nanf("");
@@ -122,7 +131,9 @@ float dotRow(DType type, const uint8_t* row, const float* x, int64_t n) {
         for (int64_t i = n8; i < n; ++i) tail += w[i] * x[i];
         return dot.total() + tail;
     }
-    constexpr int64_t kChunk = 256;
+    // Other types: dequantize a chunk of whole blocks (256 is a multiple of every block size),
+    // then the same 8-accumulator dot. The order depends only on n, never on threads.
+    constexpr int64_t kChunk = kQKK;
     float buffer[kChunk];
     int64_t done = 0;
     while (done < n8) {

@@ -43,7 +43,13 @@ bool isComputeSupported(DType type) {
     switch (type) {
     case DType::F32:
     case DType::F16:
-    case DType::BF16: return true;
+    case DType::BF16:
+    case DType::Q8_0:
+    case DType::Q4_0:
+    case DType::Q5_0:
+    case DType::Q4_K:
+    case DType::Q5_K:
+    case DType::Q6_K: return true;
     default: return false;
     }
 }

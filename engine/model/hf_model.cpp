@@ -156,6 +156,11 @@ TensorSource tensorSourceFromSafetensors(const io::SafetensorsModel& model, cons
 
 } // namespace
 
+Result<ModelConfig> configFromHfFile(const std::string& configPath) {
+    HEARTH_ASSIGN(json j, io::readJsonFile(configPath));
+    return configFromHf(j, configPath);
+}
+
 Result<ModelDescription> describeHfFolder(const std::string& folder) {
     const std::string configPath = (fs::path(folder) / "config.json").string();
     std::error_code ec;

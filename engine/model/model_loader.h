@@ -47,6 +47,8 @@ Result<LoadedModel> loadModel(const std::string& path);
 Result<ModelConfig> configFromGguf(const io::GgufFile& file);
 TensorSource tensorSourceFromGguf(const io::GgufFile& file);
 Result<ModelDescription> describeHfFolder(const std::string& folder);
+// config.json alone → ModelConfig (hearth-cli synth --config); the name is the folder's.
+Result<ModelConfig> configFromHfFile(const std::string& configPath);
 Result<ModelDescription> describeGguf(const std::string& path);
 
 // Binds the tensors to layer weights with shape checks (model/weights_binding.cpp). The GGUF

@@ -1,5 +1,7 @@
 // Tensor names per file format and shape-checked binding to LayerWeights.
 #include "model/model_loader.h"
+#include "model/quantize_model.h"
+#include "quant/quantize.h"
 
 namespace hearth {
 namespace {
@@ -59,6 +61,11 @@ Result<WeightMatrix> bindMatrix(const TensorSource& source, const std::string& n
     m.cols = cols;
     m.rowBytes = *rowBytes(t->type, uint64_t(cols)); // whole blocks: checked by the file reader
     m.data = t->data;
+    // A NaN/Inf block scale poisons every value of its block; refuse the file here, naming the
+    // tensor, rather than produce NaN logits later. Reads one scale per block (cheap, see
+    // docs/PERFORMANCE.md).
+    if (isBlockQuantized(t->type))
+        HEARTH_TRY_CTX(validateBlocks(t->type, t->data, rows, cols, name), source.fileName);
     return m;
 }
 

@@ -1,6 +1,6 @@
 // GGUF "llama" vocabularies: tokenizer.ggml.tokens/scores/token_type rebuilt as a SentencePiece
 // BPE ModelProto and loaded through libsentencepiece, so that GGUF and tokenizer.model files
-// tokenize with the same code.
+// tokenize with the same code. GGUF "gpt2" (byte-level BPE) vocabularies go to bpe/gguf_bpe.cpp.
 #include <exception>
 #include <optional>
 
@@ -8,6 +8,9 @@
 #include "tokenizer/sp_model_proto.h"
 #include "tokenizer/spm_tokenizer.h"
 #include "tokenizer/tokenizer.h"
+#if defined(HEARTH_HAS_BPE)
+#include "tokenizer/bpe/bpe_loader.h"
+#endif
 
 namespace hearth {
 
@@ -169,8 +172,17 @@ Result<std::unique_ptr<Tokenizer>> loadTokenizerFromGguf(const io::GgufFile& fil
                                     " is missing: the file has no tokenizer");
         HEARTH_ASSIGN(const std::string type, file.getString(kModelKey));
         if (type == "llama") return loadLlamaVocab(file);
+        if (type == "gpt2") {
+#if defined(HEARTH_HAS_BPE)
+            return bpe::loadGgufBpeVocab(file);
+#else
+            return unsupported(file.path() + ": key " + std::string(kModelKey) +
+                               ": tokenizer type \"gpt2\" (byte-level BPE) is not supported: this build has "
+                               "no byte-level BPE support (HEARTH_BPE=OFF)");
+#endif
+        }
         return unsupported(file.path() + ": key " + std::string(kModelKey) + ": tokenizer type \"" +
-                           type + "\" is not supported (only \"llama\" SentencePiece vocabularies)");
+                           type + "\" is not supported (\"llama\" SentencePiece and \"gpt2\" byte-level BPE are)");
     } catch (const std::exception& e) {
         return internalError(file.path() + ": loading the tokenizer failed: " + e.what());
     } catch (...) {

@@ -122,6 +122,7 @@ Result<std::unique_ptr<SpmTokenizer>> SpmTokenizer::create(const ModelProto& mod
             t->m_pieces.push_back(piece.piece);
             t->m_bytes.push_back(std::move(bytes));
             t->m_kinds.push_back(piece.kind);
+            t->m_scores.push_back(piece.score);
         }
         for (auto& bucket : t->m_specials) // longest first, then lowest id
             std::stable_sort(bucket.begin(), bucket.end(), [](const auto& a, const auto& b) {
@@ -226,6 +227,11 @@ std::string SpmTokenizer::tokenPiece(int32_t id) const {
 TokenKind SpmTokenizer::tokenKind(int32_t id) const {
     if (id < 0 || id >= vocabSize()) return TokenKind::Unused; // contributes nothing
     return m_kinds[size_t(id)];
+}
+
+float SpmTokenizer::tokenScore(int32_t id) const {
+    if (id < 0 || id >= vocabSize()) return 0.0f;
+    return m_scores[size_t(id)];
 }
 
 } // namespace hearth::spm

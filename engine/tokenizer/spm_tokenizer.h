@@ -37,6 +37,7 @@ public:
     std::string tokenBytes(int32_t id) const override;
     std::string tokenPiece(int32_t id) const override;
     TokenKind tokenKind(int32_t id) const override;
+    float tokenScore(int32_t id) const override;
     int32_t vocabSize() const override { return static_cast<int32_t>(m_pieces.size()); }
     int32_t bosId() const override { return m_bosId; }
     int32_t eosId() const override { return m_eosId; }
@@ -58,6 +59,7 @@ private:
     std::vector<std::string> m_pieces;
     std::vector<std::string> m_bytes;
     std::vector<TokenKind> m_kinds;
+    std::vector<float> m_scores; // as stored: GGUF export writes them back
     // Control and user-defined tokens by the first byte of their text, longest first.
     std::array<std::vector<std::pair<std::string, int32_t>>, 256> m_specials;
     bool m_hasSpecials = false;

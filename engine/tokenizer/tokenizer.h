@@ -1,5 +1,6 @@
 // The tokenizer interface the runtime uses, whatever the vocabulary's origin (SentencePiece
-// tokenizer.model, GGUF "llama" vocabulary; byte-level BPE comes later behind the same interface).
+// tokenizer.model, GGUF "llama" vocabulary; byte-level BPE from tokenizer.json or a GGUF "gpt2"
+// vocabulary, built with HEARTH_BPE).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +40,14 @@ public:
     // The token's vocabulary string as stored (for display and `inspect`).
     virtual std::string tokenPiece(int32_t id) const = 0;
     virtual TokenKind tokenKind(int32_t id) const = 0;
+    // The token's score as the vocabulary stores it (SentencePiece merge priority); 0 where the
+    // vocabulary has none. GGUF export writes it as tokenizer.ggml.scores.
+    virtual float tokenScore(int32_t /*id*/) const { return 0.0f; }
+    // Byte-level BPE only (empty for other vocabularies), for GGUF export: the merges in rank
+    // order as tokenizer.ggml.merges stores them ("Ġ t"), and the tokenizer.ggml.pre name of
+    // the pre-tokenizer ("qwen2", "llama-bpe") when it is one Hearth knows by name.
+    virtual std::vector<std::string> bpeMerges() const { return {}; }
+    virtual std::string bpePreTokenizerName() const { return {}; }
 
     virtual int32_t vocabSize() const = 0;
     virtual int32_t bosId() const = 0;   // -1 if none
@@ -55,13 +64,16 @@ public:
     std::string decode(const std::vector<int32_t>& ids) const;
 };
 
-// Loads the tokenizer a GGUF file describes (tokenizer.ggml.model = "llama"; others: Unsupported
-// naming the model type). Errors name the file and key.
+// Loads the tokenizer a GGUF file describes (tokenizer.ggml.model = "llama", or "gpt2" for
+// byte-level BPE in builds with HEARTH_BPE; others: Unsupported naming the model type). Errors
+// name the file and key.
 Result<std::unique_ptr<Tokenizer>> loadTokenizerFromGguf(const io::GgufFile& file);
 // Loads a SentencePiece tokenizer.model (through libsentencepiece), with BOS/EOS and add-BOS
 // as the model (and an optional tokenizer_config.json beside it) says.
 Result<std::unique_ptr<Tokenizer>> loadSentencePieceFile(const std::string& path);
-// Picks by path: a .gguf file, a tokenizer.model, or a folder holding tokenizer.model.
+// Picks by path: a .gguf file, a tokenizer.json (HF fast tokenizer: byte-level BPE), a
+// tokenizer.model, or a folder holding one of them (tokenizer.json preferred, as HF's fast
+// tokenizers use it).
 Result<std::unique_ptr<Tokenizer>> loadTokenizer(const std::string& path);
 
 // Turns a stream of token ids into UTF-8 text pieces, never emitting half a character:

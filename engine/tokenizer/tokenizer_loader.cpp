@@ -1,5 +1,6 @@
 // Loading a tokenizer from a file: SentencePiece tokenizer.model (with an optional
-// tokenizer_config.json beside it), a GGUF file, or a folder holding tokenizer.model.
+// tokenizer_config.json beside it), a HF tokenizer.json (byte-level BPE, bpe/), a GGUF file, or
+// a folder holding tokenizer.json or tokenizer.model.
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,9 @@
 #include "tokenizer/sp_model_proto.h"
 #include "tokenizer/spm_tokenizer.h"
 #include "tokenizer/tokenizer.h"
+#if defined(HEARTH_HAS_BPE)
+#include "tokenizer/bpe/bpe_loader.h"
+#endif
 
 namespace hearth {
 
@@ -62,6 +66,16 @@ Result<int32_t> specialId(const spm::ModelProto& model, int64_t id, const std::s
     return static_cast<int32_t>(id);
 }
 
+// A Hugging Face tokenizer.json: byte-level BPE, in builds that have it.
+Result<std::unique_ptr<Tokenizer>> loadTokenizerJsonFile(const std::string& path) {
+#if defined(HEARTH_HAS_BPE)
+    return bpe::loadTokenizerJson(path);
+#else
+    return unsupported(path + ": tokenizer.json (byte-level BPE) is not supported: this build has no "
+                              "byte-level BPE support (HEARTH_BPE=OFF)");
+#endif
+}
+
 } // namespace
 
 Result<std::unique_ptr<Tokenizer>> loadSentencePieceFile(const std::string& path) {
@@ -96,11 +110,22 @@ Result<std::unique_ptr<Tokenizer>> loadTokenizer(const std::string& path) {
         std::error_code ec;
         if (!fs::exists(path, ec)) return notFound(path + ": no such file or folder");
         if (fs::is_directory(path, ec)) {
+            const fs::path json = fs::path(path) / "tokenizer.json";
             const fs::path model = fs::path(path) / "tokenizer.model";
-            if (!fs::is_regular_file(model, ec))
-                return notFound(path + ": the folder holds no tokenizer.model");
+            const bool hasJson = fs::is_regular_file(json, ec);
+            const bool hasModel = fs::is_regular_file(model, ec);
+            // tokenizer.json first, as HF's fast tokenizers read it. SentencePiece models ship
+            // one too (a Metaspace BPE, which Hearth does not read from JSON): when it is
+            // refused as unsupported and a tokenizer.model is there, that one is used.
+            if (hasJson) {
+                auto loaded = loadTokenizerJsonFile(json.string());
+                if (loaded.isOk() || !hasModel || loaded.status().code() != StatusCode::Unsupported)
+                    return loaded;
+            }
+            if (!hasModel) return notFound(path + ": the folder holds no tokenizer.json or tokenizer.model");
             return loadSentencePieceFile(model.string());
         }
+        if (fs::path(path).extension() == ".json") return loadTokenizerJsonFile(path);
         // By content rather than by name: a GGUF starts with its magic.
         char magic[4] = {};
         {

@@ -40,5 +40,7 @@ int usageError(const std::string& message);
 int runCommand(const std::vector<std::string>& args);
 int inspectCommand(const std::vector<std::string>& args);
 int tokenizeCommand(const std::vector<std::string>& args);
+int quantizeCommand(const std::vector<std::string>& args);
+int synthCommand(const std::vector<std::string>& args);
 
 } // namespace hearth::cli

@@ -1,10 +1,12 @@
 // hearth-cli inspect: what a model file is and how much memory it needs (without loading it).
 #include <cstdio>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "hearth/engine.h"
 #include "model/model_loader.h"
+#include "model/quantize_model.h"
 #include "runtime/model_info.h"
 #include "tools/cli_args.h"
 
@@ -17,6 +19,21 @@ std::string mib(uint64_t bytes) {
     return buffer;
 }
 
+// What a preset would make of the model: the tensor type mix and the weight bytes, planned
+// from the loaded (mapped, not converted) weights.
+struct PlannedMix {
+    std::string preset;
+    std::map<std::string, int> typeCounts;
+    uint64_t weightsBytes = 0;
+};
+
+Result<PlannedMix> planMix(const std::string& path, const std::string& presetName) {
+    HEARTH_ASSIGN(QuantPreset preset, parsePresetOrError(presetName));
+    HEARTH_ASSIGN(LoadedModel model, loadModel(path));
+    const std::vector<PlannedTensor> plan = planPreset(model, preset);
+    return PlannedMix{quantPresetName(preset), plannedTypeCounts(model, plan), plannedWeightBytes(model, plan)};
+}
+
 nlohmann::json deviceJson(const DeviceInfo& d) {
     return {{"kind", deviceKindName(d.kind)}, {"name", d.name}, {"total_bytes", d.totalBytes},
             {"free_bytes", d.freeBytes}, {"compute_capability", d.computeCapability}};
@@ -25,7 +42,8 @@ nlohmann::json deviceJson(const DeviceInfo& d) {
 } // namespace
 
 int inspectCommand(const std::vector<std::string>& argv) {
-    auto parsed = Args::parse(argv, {"-m", "--ctx", "--kv-type"}, {"--json"}, {{"--model", "-m"}});
+    auto parsed = Args::parse(argv, {"-m", "--ctx", "--kv-type", "--quant"}, {"--json"},
+                              {{"--model", "-m"}, {"--type", "--quant"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());
     const Args& args = parsed.value();
     if (!args.value("-m")) return usageError("inspect needs -m MODEL");
@@ -45,6 +63,12 @@ int inspectCommand(const std::vector<std::string>& argv) {
     auto estimate = estimateMemory(path, context, kv, DeviceKind::Cpu);
     if (!estimate.isOk()) return fail(estimate.status());
     const MemoryEstimate& e = estimate.value();
+    std::optional<PlannedMix> planned;
+    if (auto quant = args.value("--quant")) {
+        auto mix = planMix(path, *quant);
+        if (!mix.isOk()) return fail(mix.status());
+        planned = mix.value();
+    }
 
     if (args.has("--json")) {
         nlohmann::json out = {
@@ -61,6 +85,9 @@ int inspectCommand(const std::vector<std::string>& argv) {
               {"recurrent_state_bytes", e.recurrentStateBytes}, {"workspace_bytes", e.workspaceBytes},
               {"total_bytes", e.totalBytes()}, {"device", deviceJson(e.device)}, {"fits", e.fits}}},
         };
+        if (planned)
+            out["planned"] = {{"preset", planned->preset}, {"tensor_types", planned->typeCounts},
+                              {"weights_bytes", planned->weightsBytes}};
         std::printf("%s\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
@@ -79,6 +106,11 @@ int inspectCommand(const std::vector<std::string>& argv) {
                 mib(e.weightsBytes).c_str(), mib(e.kvCacheBytes).c_str(), mib(e.kvBytesPer1024Tokens).c_str(),
                 mib(e.recurrentStateBytes).c_str(), mib(e.workspaceBytes).c_str(), mib(e.totalBytes()).c_str(),
                 e.fits ? "fits" : "does not fit in free memory");
+    if (planned) {
+        std::printf("  with --quant %s:", planned->preset.c_str());
+        for (const auto& [type, count] : planned->typeCounts) std::printf(" %s x%d", type.c_str(), count);
+        std::printf(", weights %s\n", mib(planned->weightsBytes).c_str());
+    }
     return 0;
 }
 

@@ -50,9 +50,10 @@ int runCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
                               {"-m", "-p", "--prompt-ids", "-n", "--temp", "--top-k", "--top-p", "--min-p",
                                "--repeat-penalty", "--seed", "--threads", "--device", "--stop-ids", "--logits-out",
-                               "--ctx"},
-                              {"--json"},
-                              {{"--model", "-m"}, {"--prompt", "-p"}, {"--n-predict", "-n"}, {"--temperature", "--temp"}});
+                               "--ctx", "--quant"},
+                              {"--json", "--allow-requantize"},
+                              {{"--model", "-m"}, {"--prompt", "-p"}, {"--n-predict", "-n"}, {"--temperature", "--temp"},
+                               {"--type", "--quant"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());
     const Args& args = parsed.value();
     if (!args.value("-m")) return usageError("run needs -m MODEL");
@@ -95,6 +96,11 @@ int runCommand(const std::vector<std::string>& argv) {
     }
 
     modelParams.path = *args.value("-m");
+    modelParams.quant = args.value("--quant").value_or("");
+    modelParams.allowRequantize = args.has("--allow-requantize");
+    if (modelParams.allowRequantize)
+        std::fprintf(stderr, "hearth-cli: warning: --allow-requantize: re-quantizing an already-quantized model "
+                             "loses quality\n");
     auto model = Model::load(modelParams);
     if (!model.isOk()) return fail(model.status());
     std::vector<int32_t> prompt;

@@ -1,0 +1,220 @@
+// LoadedModel → GGUF with llama.cpp's conventions (names, keys, Q/K order, tied output omitted).
+#include "model/gguf_export.h"
+
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "model/quantize_model.h"
+
+namespace hearth {
+namespace {
+
+using io::GgufValue;
+
+// Records which keys were written so that verbatim copies from the source do not repeat them.
+class Metadata {
+public:
+    explicit Metadata(io::GgufWriter& writer) : m_writer(writer) {}
+    void set(const std::string& key, GgufValue value) {
+        m_keys.insert(key);
+        m_writer.set(key, std::move(value));
+    }
+    bool has(const std::string& key) const { return m_keys.count(key) != 0; }
+
+private:
+    io::GgufWriter& m_writer;
+    std::set<std::string> m_keys;
+};
+
+// HF rotate-half rows (i, i + d/2) → GGUF adjacent pairs (2i, 2i+1), as llama.cpp's converter
+// permutes llama's Q and K: new row h*d + 2i + c = old row h*d + c*d/2 + i. Whole rows move,
+// so this works for any row type.
+std::vector<uint8_t> permuteRows(const uint8_t* data, uint64_t rowBytes, int64_t rows, int headDim) {
+    std::vector<uint8_t> out(rowBytes * uint64_t(rows));
+    const int64_t heads = rows / headDim;
+    for (int64_t h = 0; h < heads; ++h)
+        for (int64_t i = 0; i < headDim / 2; ++i)
+            for (int64_t c = 0; c < 2; ++c) {
+                const int64_t from = h * headDim + c * headDim / 2 + i;
+                const int64_t to = h * headDim + 2 * i + c;
+                std::memcpy(out.data() + uint64_t(to) * rowBytes, data + uint64_t(from) * rowBytes, rowBytes);
+            }
+    return out;
+}
+
+void writeHyperparameters(Metadata& meta, const ModelConfig& c, const std::string& a) {
+    meta.set(a + ".context_length", GgufValue::u32(uint32_t(c.contextLength)));
+    meta.set(a + ".embedding_length", GgufValue::u32(uint32_t(c.hidden)));
+    meta.set(a + ".block_count", GgufValue::u32(uint32_t(c.layers)));
+    meta.set(a + ".feed_forward_length", GgufValue::u32(uint32_t(c.ffn)));
+    meta.set(a + ".attention.head_count", GgufValue::u32(uint32_t(c.heads)));
+    meta.set(a + ".attention.head_count_kv", GgufValue::u32(uint32_t(c.kvHeads)));
+    meta.set(a + ".attention.key_length", GgufValue::u32(uint32_t(c.headDim)));
+    meta.set(a + ".attention.value_length", GgufValue::u32(uint32_t(c.headDim)));
+    meta.set(a + ".attention.layer_norm_rms_epsilon", GgufValue::f32(c.rmsEps));
+    meta.set(a + ".rope.freq_base", GgufValue::f32(c.rope.theta));
+    meta.set(a + ".rope.dimension_count", GgufValue::u32(uint32_t(c.rope.dims)));
+    meta.set(a + ".vocab_size", GgufValue::u32(uint32_t(c.vocabSize)));
+    const std::string s = a + ".rope.scaling.";
+    switch (c.rope.scaling) {
+    case RopeScaling::None:
+    case RopeScaling::Llama3: break; // llama3: rope_freqs.weight instead, as llama.cpp does
+    case RopeScaling::Linear:
+        meta.set(s + "type", GgufValue::string("linear"));
+        meta.set(s + "factor", GgufValue::f32(c.rope.factor));
+        break;
+    case RopeScaling::Yarn:
+        meta.set(s + "type", GgufValue::string("yarn"));
+        meta.set(s + "factor", GgufValue::f32(c.rope.factor));
+        meta.set(s + "original_context_length", GgufValue::u32(uint32_t(c.rope.originalContext)));
+        meta.set(s + "yarn_beta_fast", GgufValue::f32(c.rope.yarnBetaFast));
+        meta.set(s + "yarn_beta_slow", GgufValue::f32(c.rope.yarnBetaSlow));
+        if (c.rope.yarnAttentionFactor > 0) meta.set(s + "attn_factor", GgufValue::f32(c.rope.yarnAttentionFactor));
+        break;
+    }
+}
+
+// llama.cpp stores Llama 3 scaling as per-frequency divisors (rope_freqs.weight). They are
+// derived from the final table, so GGUF-stored divisors and the llama3 rule both carry over.
+std::vector<float> ropeFreqFactors(const RopeParams& rope) {
+    if (rope.scaling != RopeScaling::Llama3) return rope.freqFactors;
+    const RopeTable table = computeRopeTable(rope);
+    std::vector<float> factors(table.inverseFrequencies.size());
+    for (size_t i = 0; i < factors.size(); ++i) {
+        const double base = 1.0 / std::pow(double(rope.theta), 2.0 * double(i) / rope.dims);
+        factors[i] = float(base / table.inverseFrequencies[i]);
+    }
+    return factors;
+}
+
+// SentencePiece vocabularies are llama.cpp's "llama" model (pieces, scores, types); byte-level
+// BPE is its "gpt2" model (pieces, types, merges, pre-tokenizer name), without scores.
+void writeTokenizer(Metadata& meta, const Tokenizer& t) {
+    const std::vector<std::string> merges = t.bpeMerges();
+    const bool bpe = !merges.empty();
+    const int32_t n = t.vocabSize();
+    std::vector<std::string> pieces(static_cast<size_t>(n));
+    std::vector<float> scores(static_cast<size_t>(n));
+    std::vector<int32_t> kinds(static_cast<size_t>(n));
+    int32_t unknown = -1;
+    for (int32_t i = 0; i < n; ++i) {
+        pieces[size_t(i)] = t.tokenPiece(i);
+        scores[size_t(i)] = t.tokenScore(i);
+        kinds[size_t(i)] = int32_t(t.tokenKind(i));
+        if (unknown < 0 && t.tokenKind(i) == TokenKind::Unknown) unknown = i;
+    }
+    meta.set("tokenizer.ggml.model", GgufValue::string(bpe ? "gpt2" : "llama"));
+    if (bpe && !t.bpePreTokenizerName().empty())
+        meta.set("tokenizer.ggml.pre", GgufValue::string(t.bpePreTokenizerName()));
+    meta.set("tokenizer.ggml.tokens", GgufValue::stringArray(pieces));
+    if (!bpe) meta.set("tokenizer.ggml.scores", GgufValue::f32Array(scores));
+    meta.set("tokenizer.ggml.token_type", GgufValue::i32Array(kinds));
+    if (bpe) meta.set("tokenizer.ggml.merges", GgufValue::stringArray(merges));
+    if (t.bosId() >= 0) meta.set("tokenizer.ggml.bos_token_id", GgufValue::u32(uint32_t(t.bosId())));
+    if (t.eosId() >= 0) meta.set("tokenizer.ggml.eos_token_id", GgufValue::u32(uint32_t(t.eosId())));
+    if (unknown >= 0) meta.set("tokenizer.ggml.unknown_token_id", GgufValue::u32(uint32_t(unknown)));
+    meta.set("tokenizer.ggml.add_bos_token", GgufValue::boolean(t.addsBos()));
+    meta.set("tokenizer.ggml.add_eos_token", GgufValue::boolean(t.addsEos()));
+    if (!bpe) meta.set("tokenizer.ggml.add_space_prefix", GgufValue::boolean(t.stripsLeadingSpace()));
+}
+
+class TensorWriter {
+public:
+    TensorWriter(io::GgufWriter& writer, const ModelConfig& c, bool permuteQk)
+        : m_writer(writer), m_config(c), m_permute(permuteQk) {}
+
+    void matrix(const WeightMatrix& m, const std::string& name, bool qk) {
+        std::vector<uint64_t> ne{uint64_t(m.cols), uint64_t(m.rows)};
+        if (qk && m_permute) {
+            m_writer.addTensor(name, m.type, ne, permuteRows(m.data, m.rowBytes, m.rows, m_config.headDim));
+            return;
+        }
+        m_writer.addTensorView(name, m.type, ne, m.data, m.bytes());
+    }
+    void vector(const std::vector<float>& v, const std::string& name, bool qk = false) {
+        if (v.empty()) return;
+        std::vector<uint8_t> bytes(v.size() * sizeof(float));
+        std::memcpy(bytes.data(), v.data(), bytes.size());
+        if (qk && m_permute) bytes = permuteRows(bytes.data(), sizeof(float), int64_t(v.size()), m_config.headDim);
+        m_writer.addTensor(name, DType::F32, {uint64_t(v.size())}, std::move(bytes));
+    }
+
+private:
+    io::GgufWriter& m_writer;
+    const ModelConfig& m_config;
+    bool m_permute;
+};
+
+// Copies general.* and tokenizer.* keys of a GGUF source that were not written above (license,
+// chat_template, merges, ...), so that re-typing a file keeps what it said about itself.
+Status copySourceKeys(Metadata& meta, const LoadedModel& model) {
+    if (model.format != ModelFormat::Gguf) return Status::ok();
+    HEARTH_ASSIGN(io::GgufFile source, io::GgufFile::open(model.path));
+    for (const auto& [key, value] : source.metadata()) {
+        const bool copied = key.rfind("general.", 0) == 0 || key.rfind("tokenizer.", 0) == 0;
+        if (copied && !meta.has(key) && key != "general.quantization_version") meta.set(key, value);
+    }
+    return Status::ok();
+}
+
+} // namespace
+
+Result<io::GgufWriter> buildGgufWriter(const LoadedModel& model, QuantPreset preset) {
+    const ModelConfig& c = model.config;
+    const ModelWeights& w = model.weights;
+    const std::string arch = architectureName(c.arch);
+    if (!model.tokenizer) return failedPrecondition(model.path + ": the model has no tokenizer to export");
+    io::GgufWriter writer;
+    Metadata meta(writer);
+    bool quantized = false;
+    for (const WeightMatrix* m : {&w.tokenEmbedding, &w.output}) quantized |= isBlockQuantized(m->type);
+    for (const LayerWeights& l : w.layers)
+        for (const WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.wGate, &l.wUp, &l.wDown})
+            quantized |= isBlockQuantized(m->type);
+
+    meta.set("general.architecture", GgufValue::string(arch));
+    meta.set("general.name", GgufValue::string(c.name));
+    meta.set("general.alignment", GgufValue::u32(32));
+    meta.set("general.file_type", GgufValue::u32(ggufFileType(preset)));
+    if (quantized) meta.set("general.quantization_version", GgufValue::u32(2));
+    writeHyperparameters(meta, c, arch);
+    writeTokenizer(meta, *model.tokenizer);
+    HEARTH_TRY(copySourceKeys(meta, model));
+
+    // An HF llama keeps Q/K in rotate-half order; GGUF llama is read with adjacent pairs.
+    const bool permute = c.arch == Architecture::Llama && c.rope.pairing == RopePairing::RotateHalf;
+    TensorWriter t(writer, c, permute);
+    const std::vector<float> freqFactors = ropeFreqFactors(c.rope);
+    t.vector(freqFactors, "rope_freqs.weight");
+    t.matrix(w.tokenEmbedding, "token_embd.weight", false);
+    for (size_t i = 0; i < w.layers.size(); ++i) {
+        const LayerWeights& l = w.layers[i];
+        const std::string b = "blk." + std::to_string(i) + ".";
+        t.vector(l.attnNorm, b + "attn_norm.weight");
+        t.matrix(l.wq, b + "attn_q.weight", true);
+        t.vector(l.qBias, b + "attn_q.bias", true);
+        t.matrix(l.wk, b + "attn_k.weight", true);
+        t.vector(l.kBias, b + "attn_k.bias", true);
+        t.matrix(l.wv, b + "attn_v.weight", false);
+        t.vector(l.vBias, b + "attn_v.bias");
+        t.vector(l.qNorm, b + "attn_q_norm.weight");
+        t.vector(l.kNorm, b + "attn_k_norm.weight");
+        t.matrix(l.wo, b + "attn_output.weight", false);
+        t.vector(l.ffnNorm, b + "ffn_norm.weight");
+        t.matrix(l.wGate, b + "ffn_gate.weight", false);
+        t.matrix(l.wUp, b + "ffn_up.weight", false);
+        t.matrix(l.wDown, b + "ffn_down.weight", false);
+    }
+    t.vector(w.outputNorm, "output_norm.weight");
+    // A tied LM head is token_embd: llama.cpp reads a missing output.weight as tied.
+    if (w.output.data != w.tokenEmbedding.data) t.matrix(w.output, "output.weight", false);
+    return writer;
+}
+
+Status exportGguf(const LoadedModel& model, QuantPreset preset, const std::string& path) {
+    HEARTH_ASSIGN(io::GgufWriter writer, buildGgufWriter(model, preset));
+    return writer.write(path);
+}
+
+} // namespace hearth

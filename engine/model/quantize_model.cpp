@@ -1,0 +1,165 @@
+// Quant presets applied to loaded weights: plan each matrix's type in file order, convert rows in
+// parallel into owned buffers, rebind the views.
+#include "model/quantize_model.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <thread>
+
+#include "quant/dequantize.h"
+#include "quant/quantize.h"
+
+namespace hearth {
+namespace {
+
+// Encodes one float row as `type`. The 16/32-bit types are converted here so that they never
+// depend on the block quantizers; block types go through quantizeRow.
+void encodeRow(DType type, const float* src, uint8_t* dst, int64_t n) {
+    switch (type) {
+    case DType::F32: std::memcpy(dst, src, size_t(n) * sizeof(float)); return;
+    case DType::F16:
+        for (int64_t i = 0; i < n; ++i) {
+            const uint16_t h = floatToHalf(src[i]);
+            std::memcpy(dst + 2 * i, &h, 2);
+        }
+        return;
+    case DType::BF16:
+        for (int64_t i = 0; i < n; ++i) {
+            const uint16_t b = floatToBf16(src[i]);
+            std::memcpy(dst + 2 * i, &b, 2);
+        }
+        return;
+    default: quantizeRow(type, src, dst, n); return;
+    }
+}
+
+int resolveThreads(int threads) {
+    if (threads > 0) return threads;
+    const unsigned hw = std::thread::hardware_concurrency();
+    return hw ? int(hw) : 1;
+}
+
+// Converts every row of `m` to `to` into `out`. Rows are split into contiguous ranges, one per
+// thread; each row is converted independently, so the bytes do not depend on the split.
+// Returns the first row holding a non-finite value, or -1.
+int64_t convertMatrix(const WeightMatrix& m, DType to, uint64_t outRowBytes, uint8_t* out, int threads) {
+    std::atomic<int64_t> badRow{std::numeric_limits<int64_t>::max()};
+    auto work = [&](int64_t begin, int64_t end) {
+        std::vector<float> row(size_t(m.cols));
+        for (int64_t r = begin; r < end; ++r) {
+            dequantizeRow(m.type, m.row(r), row.data(), m.cols);
+            bool finite = true;
+            for (float v : row) finite &= std::isfinite(v);
+            if (!finite) { // quantizers must not see NaN/Inf; report the lowest such row
+                int64_t seen = badRow.load();
+                while (r < seen && !badRow.compare_exchange_weak(seen, r)) {}
+                continue;
+            }
+            encodeRow(to, row.data(), out + uint64_t(r) * outRowBytes, m.cols);
+        }
+    };
+    const int64_t n = std::max<int64_t>(1, std::min<int64_t>(threads, m.rows));
+    std::vector<std::thread> pool;
+    pool.reserve(size_t(n - 1));
+    for (int64_t t = 1; t < n; ++t) pool.emplace_back(work, m.rows * t / n, m.rows * (t + 1) / n);
+    work(0, m.rows / n);
+    for (std::thread& th : pool) th.join();
+    const int64_t bad = badRow.load();
+    return bad == std::numeric_limits<int64_t>::max() ? -1 : bad;
+}
+
+bool isTied(const ModelWeights& w) { return w.output.data == w.tokenEmbedding.data; }
+
+} // namespace
+
+bool isBlockQuantized(DType type) { return type != DType::F32 && type != DType::F16 && type != DType::BF16; }
+
+Result<QuantPreset> parsePresetOrError(const std::string& name) {
+    if (auto preset = parseQuantPreset(name)) return *preset;
+    return invalidArgument("unknown quant preset '" + name + "' (valid presets: " + quantPresetList() + ")");
+}
+
+std::vector<WeightMatrix*> matricesInFileOrder(ModelWeights& w, bool tied) {
+    std::vector<WeightMatrix*> out{&w.tokenEmbedding};
+    for (LayerWeights& l : w.layers)
+        for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.wGate, &l.wUp, &l.wDown}) out.push_back(m);
+    if (!tied) out.push_back(&w.output);
+    return out;
+}
+
+std::vector<PlannedTensor> planPreset(LoadedModel& model, QuantPreset preset) {
+    const bool tied = isTied(model.weights);
+    PresetPlanner planner(preset, int(model.weights.layers.size()), tied);
+    std::vector<PlannedTensor> plan;
+    for (WeightMatrix* m : matricesInFileOrder(model.weights, tied)) {
+        const std::string& name = m->ggufName.empty() ? m->name : m->ggufName;
+        plan.push_back({m, m->type, planner.typeFor(name, 2, m->cols)});
+    }
+    return plan;
+}
+
+uint64_t plannedWeightBytes(const LoadedModel& model, const std::vector<PlannedTensor>& plan) {
+    uint64_t total = model.weights.totalBytes();
+    for (const PlannedTensor& p : plan)
+        total = total - p.matrix->bytes() + rowBytes(p.to, uint64_t(p.matrix->cols)).value_or(0) * uint64_t(p.matrix->rows);
+    return total;
+}
+
+std::map<std::string, int> plannedTypeCounts(const LoadedModel& model, const std::vector<PlannedTensor>& plan) {
+    std::map<std::string, int> counts = model.tensorTypeCounts;
+    for (const PlannedTensor& p : plan) {
+        if (--counts[dtypeName(p.from)] <= 0) counts.erase(dtypeName(p.from));
+        ++counts[dtypeName(p.to)];
+    }
+    return counts;
+}
+
+Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize, int threads) {
+    if (threads < 0) return invalidArgument("threads must be >= 0");
+    const bool tied = isTied(model.weights);
+    std::vector<PlannedTensor> plan = planPreset(model, preset);
+    // Refuse before converting anything, so that an error leaves the model as it was.
+    for (const PlannedTensor& p : plan) {
+        const std::string& name = p.matrix->name;
+        if (p.from != p.to && isBlockQuantized(p.from) && !allowRequantize)
+            return failedPrecondition(model.path + ": tensor " + name + " is already quantized (" + dtypeName(p.from) +
+                                      "); re-quantizing loses quality — pass --allow-requantize to do it anyway");
+        if (p.from != p.to && isBlockQuantized(p.to) && !isQuantizable(p.to))
+            return unsupported(model.path + ": tensor " + name + ": cannot quantize to " + dtypeName(p.to));
+        if (!rowBytes(p.to, uint64_t(p.matrix->cols)))
+            return internalError(model.path + ": tensor " + name + ": planned type " + dtypeName(p.to) +
+                                 " does not fit rows of " + std::to_string(p.matrix->cols));
+    }
+
+    const int nThreads = resolveThreads(threads);
+    std::vector<std::pair<WeightMatrix*, WeightMatrix>> converted; // rebound only when all succeed
+    std::vector<std::shared_ptr<const void>> buffers;
+    for (const PlannedTensor& p : plan) {
+        if (p.from == p.to) continue;
+        const WeightMatrix& m = *p.matrix;
+        const uint64_t outRowBytes = *rowBytes(p.to, uint64_t(m.cols));
+        auto buffer = std::make_shared<std::vector<uint8_t>>(outRowBytes * uint64_t(m.rows));
+        const int64_t badRow = convertMatrix(m, p.to, outRowBytes, buffer->data(), nThreads);
+        if (badRow >= 0)
+            return dataLoss(model.path + ": tensor " + m.name + ": row " + std::to_string(badRow) +
+                            " holds a NaN or infinite value; it cannot be quantized");
+        WeightMatrix next = m;
+        next.type = p.to;
+        next.rowBytes = outRowBytes;
+        next.data = buffer->data();
+        converted.emplace_back(p.matrix, next);
+        buffers.push_back(std::move(buffer));
+    }
+
+    model.tensorTypeCounts = plannedTypeCounts(model, plan);
+    for (const auto& [target, next] : converted) *target = next;
+    if (tied) model.weights.output = model.weights.tokenEmbedding; // one tensor, both roles
+    for (auto& b : buffers) model.weights.storage.push_back(std::move(b));
+    return Status::ok();
+}
+
+} // namespace hearth

@@ -1,0 +1,52 @@
+// Applying a quant preset to a loaded model: every matrix gets the type the preset's planner
+// chooses (llama.cpp's rules and row fallbacks) and is converted into buffers the weights own.
+// Used at load time (`run --quant`) and by `hearth-cli quantize` before writing a GGUF.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hearth/status.h"
+#include "model/model_loader.h"
+#include "quant/presets.h"
+
+namespace hearth {
+
+// One matrix of the model with the type a preset gives it.
+struct PlannedTensor {
+    WeightMatrix* matrix = nullptr; // inside LoadedModel::weights
+    DType from = DType::F32;
+    DType to = DType::F32;
+};
+
+// The matrices of a model in llama.cpp's GGUF file order (token_embd, then per layer attn_q,
+// attn_k, attn_v, attn_output, ffn_gate, ffn_up, ffn_down, then output unless tied), which
+// is the order the attn_v counter of the mixed presets counts in. A tied LM head is not listed
+// (it is token_embd).
+std::vector<WeightMatrix*> matricesInFileOrder(ModelWeights& weights, bool tied);
+
+// The type of every matrix under `preset`, without converting anything.
+std::vector<PlannedTensor> planPreset(LoadedModel& model, QuantPreset preset);
+
+// Bytes the weights would occupy after planning (ModelWeights::totalBytes' definition).
+uint64_t plannedWeightBytes(const LoadedModel& model, const std::vector<PlannedTensor>& plan);
+
+// The model's tensor type counts (every tensor of the file) after the plan is applied.
+std::map<std::string, int> plannedTypeCounts(const LoadedModel& model, const std::vector<PlannedTensor>& plan);
+
+// Converts the model's matrices to the preset's types. A matrix already of its planned type is
+// kept as it is. Converting a quantized matrix (any type but F32/F16/BF16) to another type loses
+// quality: FailedPrecondition naming the file and tensor unless `allowRequantize`. Rows are
+// converted in parallel on `threads` threads (0 = all); the result does not depend on it.
+// Tied embeddings stay one tensor shared by token_embd and the LM head.
+Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize, int threads);
+
+// parseQuantPreset with an InvalidArgument listing the valid names.
+Result<QuantPreset> parsePresetOrError(const std::string& name);
+
+// Whether `type` is a block-quantized type (not F32/F16/BF16).
+bool isBlockQuantized(DType type);
+
+} // namespace hearth

@@ -1,0 +1,148 @@
+// Synthetic models: the tensor plan (llama.cpp names and order, types from the preset planner)
+// and the GGUF metadata; synth_writer.cpp streams the result to disk.
+#include "model/synth.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include "model/synth_internal.h"
+
+namespace hearth {
+namespace {
+
+using io::GgufValue;
+
+bool synthCanFill(DType type) {
+    switch (type) {
+    case DType::F32: case DType::F16: case DType::BF16: case DType::Q8_0: case DType::Q4_0:
+    case DType::Q5_0: case DType::Q4_K: case DType::Q5_K: case DType::Q6_K: return true;
+    default: return false;
+    }
+}
+
+void addArchitectureKeys(const ModelConfig& c, synth::Metadata& m) {
+    const std::string a = architectureName(c.arch);
+    m.emplace_back(a + ".vocab_size", GgufValue::u32(uint32_t(c.vocabSize)));
+    m.emplace_back(a + ".context_length", GgufValue::u32(uint32_t(c.contextLength)));
+    m.emplace_back(a + ".embedding_length", GgufValue::u32(uint32_t(c.hidden)));
+    m.emplace_back(a + ".block_count", GgufValue::u32(uint32_t(c.layers)));
+    m.emplace_back(a + ".feed_forward_length", GgufValue::u32(uint32_t(c.ffn)));
+    m.emplace_back(a + ".attention.head_count", GgufValue::u32(uint32_t(c.heads)));
+    m.emplace_back(a + ".attention.head_count_kv", GgufValue::u32(uint32_t(c.kvHeads)));
+    m.emplace_back(a + ".attention.key_length", GgufValue::u32(uint32_t(c.headDim)));
+    m.emplace_back(a + ".attention.value_length", GgufValue::u32(uint32_t(c.headDim)));
+    m.emplace_back(a + ".attention.layer_norm_rms_epsilon", GgufValue::f32(c.rmsEps));
+    m.emplace_back(a + ".rope.freq_base", GgufValue::f32(c.rope.theta));
+    m.emplace_back(a + ".rope.dimension_count", GgufValue::u32(uint32_t(c.rope.dims)));
+    // Llama 3 scaling travels as the rope_freqs.weight tensor instead (as llama.cpp's converter
+    // writes it); a scaling type key as well would apply it twice.
+    const std::string s = a + ".rope.scaling.";
+    if (c.rope.scaling == RopeScaling::Linear) {
+        m.emplace_back(s + "type", GgufValue::string("linear"));
+        m.emplace_back(s + "factor", GgufValue::f32(c.rope.factor));
+    } else if (c.rope.scaling == RopeScaling::Yarn) {
+        m.emplace_back(s + "type", GgufValue::string("yarn"));
+        m.emplace_back(s + "factor", GgufValue::f32(c.rope.factor));
+        m.emplace_back(s + "original_context_length", GgufValue::u32(uint32_t(c.rope.originalContext)));
+        if (c.rope.yarnAttentionFactor > 0) m.emplace_back(s + "attn_factor", GgufValue::f32(c.rope.yarnAttentionFactor));
+        m.emplace_back(s + "yarn_beta_fast", GgufValue::f32(c.rope.yarnBetaFast));
+        m.emplace_back(s + "yarn_beta_slow", GgufValue::f32(c.rope.yarnBetaSlow));
+    }
+}
+
+} // namespace
+
+int64_t SynthTensor::rows() const {
+    int64_t r = 1;
+    for (size_t i = 1; i < ne.size(); ++i) r *= int64_t(ne[i]);
+    return r;
+}
+
+Result<SynthPlan> planSynthModel(const SynthParams& params) {
+    SynthPlan plan;
+    HEARTH_ASSIGN(plan.config, synth::resolveConfig(params, plan.shapeName));
+    const ModelConfig& c = plan.config;
+    PresetPlanner planner(params.preset, c.layers, c.tiedEmbeddings);
+    Status problem;
+    auto add = [&](std::string name, std::vector<uint64_t> ne, SynthFill fill) -> SynthTensor& {
+        SynthTensor t;
+        t.type = planner.typeFor(name, int(ne.size()), int64_t(ne[0]));
+        t.name = std::move(name);
+        t.ne = std::move(ne);
+        t.fill = fill;
+        if (!synthCanFill(t.type) && problem.isOk())
+            problem = unsupported("synth cannot generate " + std::string(dtypeName(t.type)) + " (tensor " + t.name + ")");
+        t.bytes = rowBytes(t.type, t.ne[0]).value_or(0) * uint64_t(t.rows());
+        plan.parameterCount += t.ne[0] * uint64_t(t.rows());
+        plan.tensors.push_back(std::move(t));
+        return plan.tensors.back();
+    };
+    const uint64_t hidden = uint64_t(c.hidden), q = uint64_t(c.heads) * c.headDim, kv = uint64_t(c.kvHeads) * c.headDim;
+    const uint64_t ffn = uint64_t(c.ffn), vocab = uint64_t(c.vocabSize), headDim = uint64_t(c.headDim);
+    add("token_embd.weight", {hidden, vocab}, SynthFill::Weights);
+    if (c.rope.scaling == RopeScaling::Llama3) {
+        SynthTensor& freqs = add("rope_freqs.weight", {headDim / 2}, SynthFill::Fixed);
+        freqs.fixedValues = synth::llama3FrequencyFactors(c.rope);
+    }
+    for (int l = 0; l < c.layers; ++l) {
+        const std::string b = "blk." + std::to_string(l) + ".";
+        add(b + "attn_norm.weight", {hidden}, SynthFill::Norm);
+        add(b + "attn_q.weight", {hidden, q}, SynthFill::Weights);
+        add(b + "attn_k.weight", {hidden, kv}, SynthFill::Weights);
+        add(b + "attn_v.weight", {hidden, kv}, SynthFill::Weights);
+        if (c.attnBias) {
+            add(b + "attn_q.bias", {q}, SynthFill::Bias);
+            add(b + "attn_k.bias", {kv}, SynthFill::Bias);
+            add(b + "attn_v.bias", {kv}, SynthFill::Bias);
+        }
+        if (c.qkNorm) {
+            add(b + "attn_q_norm.weight", {headDim}, SynthFill::Norm);
+            add(b + "attn_k_norm.weight", {headDim}, SynthFill::Norm);
+        }
+        add(b + "attn_output.weight", {q, hidden}, SynthFill::Weights);
+        add(b + "ffn_norm.weight", {hidden}, SynthFill::Norm);
+        add(b + "ffn_gate.weight", {hidden, ffn}, SynthFill::Weights);
+        add(b + "ffn_up.weight", {hidden, ffn}, SynthFill::Weights);
+        add(b + "ffn_down.weight", {ffn, hidden}, SynthFill::Weights);
+    }
+    add("output_norm.weight", {hidden}, SynthFill::Norm);
+    if (!c.tiedEmbeddings) add("output.weight", {hidden, vocab}, SynthFill::Weights);
+    HEARTH_TRY(problem);
+
+    constexpr uint64_t kAlignment = 32;
+    for (SynthTensor& t : plan.tensors) {
+        t.offset = plan.dataBytes;
+        plan.dataBytes += (t.bytes + kAlignment - 1) / kAlignment * kAlignment;
+    }
+    return plan;
+}
+
+Status writeSynthModel(const SynthParams& params, SynthSummary* summary) {
+    const auto start = std::chrono::steady_clock::now();
+    if (params.outputPath.empty()) return invalidArgument("no output path given");
+    HEARTH_ASSIGN(SynthPlan plan, planSynthModel(params));
+    const ModelConfig& c = plan.config;
+
+    synth::Metadata m;
+    m.emplace_back("general.architecture", GgufValue::string(architectureName(c.arch)));
+    m.emplace_back("general.name", GgufValue::string(c.name));
+    m.emplace_back("general.file_type", GgufValue::u32(ggufFileType(params.preset)));
+    if (presetIsQuantized(params.preset)) m.emplace_back("general.quantization_version", GgufValue::u32(2));
+    addArchitectureKeys(c, m);
+    HEARTH_TRY(synth::addTokenizer(params, c, m));
+    // Provenance: enough to regenerate the same bytes.
+    m.emplace_back("hearth.synth.shape", GgufValue::string(plan.shapeName));
+    m.emplace_back("hearth.synth.preset", GgufValue::string(quantPresetName(params.preset)));
+    m.emplace_back("hearth.synth.seed", GgufValue::u64(params.seed));
+
+    HEARTH_TRY(synth::writeGguf(params.outputPath, m, plan, params.seed, params.threads, params.skipTensorData));
+    if (summary) {
+        std::error_code ec;
+        summary->fileBytes = std::filesystem::file_size(params.outputPath, ec);
+        summary->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        summary->plan = std::move(plan);
+    }
+    return Status::ok();
+}
+
+} // namespace hearth

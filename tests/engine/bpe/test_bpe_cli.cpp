@@ -1,0 +1,77 @@
+// hearth-cli tokenize with a byte-level BPE tokenizer.json (Qwen3): ids as HF encode(text,
+// add_special_tokens=False) gives them, --decode back to text, and a broken tokenizer.json
+// answered by one line on stderr naming the file.
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "check.h"
+#include "testdata.h"
+
+using namespace hearth;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+    int exitCode = -1; // -1: killed by a signal
+    std::string out, err;
+};
+
+fs::path g_dir;
+
+Outcome cli(const std::string& args, const std::string& stdinText) {
+    const char* exe = std::getenv("HEARTH_CLI");
+    const fs::path in = g_dir / "stdin.txt", out = g_dir / "stdout.txt", err = g_dir / "stderr.txt";
+    std::ofstream(in, std::ios::binary) << stdinText;
+    const std::string command = "timeout 120 " + std::string(exe) + " " + args + " < " + in.string() + " > " +
+                                out.string() + " 2> " + err.string();
+    const int status = std::system(command.c_str());
+    Outcome o;
+    if (WIFEXITED(status)) o.exitCode = WEXITSTATUS(status);
+    o.out = test::readTextFile(out);
+    o.err = test::readTextFile(err);
+    return o;
+}
+
+} // namespace
+
+int main() {
+    test::announce("bpe_cli", "cpu");
+    if (!std::getenv("HEARTH_CLI")) {
+        std::fprintf(stderr, "SKIP: HEARTH_CLI is not set (ctest sets it)\n");
+        return test::kSkipExitCode;
+    }
+    const auto json = test::requireTestData("models/qwen3-tokenizer/tokenizer.json");
+    g_dir = test::scratchDir("bpe_cli");
+
+    {   // echo -n "Hello world" | hearth-cli tokenize -m tokenizer.json --json
+        const Outcome o = cli("tokenize -m " + json.string() + " --json", "Hello world");
+        CHECK_EQ(o.exitCode, 0);
+        CHECK_EQ(o.out, std::string("{\"ids\":[9707,1879]}\n"));
+    }
+    {   // The folder works too; special tokens in the input are parsed (as HF encode does).
+        const Outcome o = cli("tokenize -m " + json.parent_path().string(), "<|im_start|>user\nHi<|im_end|>");
+        CHECK_EQ(o.exitCode, 0);
+        CHECK_EQ(o.out, std::string("151644 872 198 13048 151645\n"));
+    }
+    {   // --decode: byte-level pieces back to text; control tokens add nothing.
+        const Outcome o = cli("tokenize -m " + json.string() + " --decode --json", "{\"ids\":[151644,9707,1879,151645]}");
+        CHECK_EQ(o.exitCode, 0);
+        CHECK_EQ(o.out, std::string("{\"text\":\"Hello world\"}\n"));
+    }
+    {   // A broken tokenizer.json: one line on stderr naming the file, nothing on stdout.
+        const fs::path bad = g_dir / "tokenizer.json";
+        std::ofstream(bad) << "{\"model\": {\"type\": \"BPE\", ";
+        const Outcome o = cli("tokenize -m " + bad.string(), "Hello");
+        CHECK_MSG(o.exitCode > 0 && o.exitCode != 124, "exited with " << o.exitCode);
+        CHECK(o.out.empty());
+        CHECK_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1);
+        CHECK_MSG(o.err.find(bad.string() + ": invalid JSON") != std::string::npos, o.err);
+    }
+    return test::finish();
+}

@@ -1,0 +1,218 @@
+// Error of every quant preset against F32, teacher-forced (DESIGN.md "Correctness"): a random
+// model of real proportions (hidden 256, ffn 768, head_dim 64, 4 heads / 2 KV heads, 4 layers,
+// vocabulary 2048) fed the same 256 random tokens; relative logit error ‖Δ‖/‖ref‖ over all
+// positions under a bound per preset, and the same argmax wherever the F32 top-1/top-2 margin
+// exceeds 4× that position's RMS logit error. stories260K (rows 64/172 wide: Q8_0/Q4_0 through
+// the fallback rule) is checked on its reference records when the test data is present.
+// The printed table is copied into docs/PERFORMANCE.md.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "check.h"
+#include "hearth/engine.h"
+#include "model/model_loader.h"
+#include "model_builder.h"
+#include "testdata.h"
+
+using namespace hearth;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+    std::vector<float> logits;
+    uint64_t weightBytes = 0;
+    uint64_t parameters = 0;
+};
+
+Run teacherForced(const std::string& path, const std::string& quant, const std::vector<int32_t>& ids) {
+    ModelParams params;
+    params.path = path;
+    params.threads = 2;
+    params.quant = quant;
+    Run run;
+    auto model = Model::load(params);
+    CHECK_MSG(model.isOk(), quant << ": " << model.status().message());
+    if (!model.isOk()) return run;
+    const LoadedModel& m = model.value()->loaded();
+    run.weightBytes = m.weights.totalBytes();
+    run.parameters = m.weights.tokenEmbedding.rows * uint64_t(m.weights.tokenEmbedding.cols);
+    for (const LayerWeights& l : m.weights.layers)
+        for (const WeightMatrix* w : {&l.wq, &l.wk, &l.wv, &l.wo, &l.wGate, &l.wUp, &l.wDown})
+            run.parameters += uint64_t(w->rows) * uint64_t(w->cols);
+    if (m.weights.output.data != m.weights.tokenEmbedding.data)
+        run.parameters += uint64_t(m.weights.output.rows) * uint64_t(m.weights.output.cols);
+    SessionParams sp;
+    sp.contextLength = int32_t(ids.size());
+    auto session = Session::create(*model.value(), sp);
+    CHECK_OK(session);
+    GenerateParams p;
+    p.maxTokens = 0;
+    p.allLogits = &run.logits;
+    CHECK_OK(session.value()->generate(ids, p));
+    return run;
+}
+
+struct Measured {
+    double relError = INFINITY;   // ‖Δ‖/‖ref‖ over every position
+    double worstPosition = 0;     // the same per position, the largest
+    int checked = 0, agreed = 0;  // positions with a clear F32 margin, and how many keep argmax
+    int top1Same = 0, positions = 0;
+};
+
+Measured compare(const std::vector<float>& logits, const std::vector<float>& ref, size_t vocab) {
+    Measured m;
+    if (logits.size() != ref.size() || ref.empty()) return m;
+    double diffAll = 0, normAll = 0;
+    m.positions = int(ref.size() / vocab);
+    for (int p = 0; p < m.positions; ++p) {
+        const float* a = &logits[size_t(p) * vocab];
+        const float* r = &ref[size_t(p) * vocab];
+        double diff = 0, norm = 0;
+        for (size_t i = 0; i < vocab; ++i) {
+            diff += (double(a[i]) - r[i]) * (double(a[i]) - r[i]);
+            norm += double(r[i]) * r[i];
+        }
+        diffAll += diff;
+        normAll += norm;
+        m.worstPosition = std::max(m.worstPosition, std::sqrt(diff / norm));
+        const size_t refTop = size_t(std::max_element(r, r + vocab) - r);
+        const size_t top = size_t(std::max_element(a, a + vocab) - a);
+        float second = -INFINITY;
+        for (size_t i = 0; i < vocab; ++i)
+            if (i != refTop) second = std::max(second, r[i]);
+        const double margin = double(r[refTop]) - second;
+        const double rmsError = std::sqrt(diff / double(vocab));
+        m.top1Same += top == refTop;
+        if (margin > 4.0 * rmsError) {
+            ++m.checked;
+            m.agreed += top == refTop;
+        }
+    }
+    m.relError = std::sqrt(diffAll / normAll);
+    return m;
+}
+
+struct PresetBound {
+    const char* preset;
+    double bound; // measured (see docs/PERFORMANCE.md) plus about 50 %
+};
+
+void printRow(const char* preset, double bitsPerWeight, const Measured& m, double bound) {
+    std::printf("| %-7s | %5.2f | %.2e | %.2e | %8.2e | %3d/%-3d | %3d/%-3d |\n", preset, bitsPerWeight, m.relError,
+                m.worstPosition, bound, m.agreed, m.checked, m.top1Same, m.positions);
+}
+
+void checkSynthShape(const fs::path& dir) {
+    test::TinyModelSpec spec;
+    spec.hidden = 256;
+    spec.ffn = 768;
+    spec.headDim = 64;
+    spec.heads = 4;
+    spec.kvHeads = 2;
+    spec.layers = 4;
+    spec.vocab = 2048;
+    spec.context = 256;
+    spec.seed = 2026;
+    const fs::path path = dir / "proportions-f32.gguf";
+    // The builder's weights (std 0.2-0.5) make a 256-wide random network chaotic: any change
+    // grows layer by layer and the error would measure the chaos, not the quantizer. Scale the
+    // matrices to what `hearth-cli synth` and real checkpoints have, ~N(0, 0.02); norms stay ~1.
+    test::writeTinyGguf(spec, path, [](std::vector<test::TinyTensor>& tensors) {
+        for (test::TinyTensor& t : tensors)
+            if (t.shape.size() == 2)
+                for (float& v : t.values) v *= 0.1f;
+    });
+    std::mt19937 rng(1234);
+    std::uniform_int_distribution<int32_t> token(3, spec.vocab - 1);
+    std::vector<int32_t> ids(256);
+    for (int32_t& id : ids) id = token(rng);
+
+    const Run ref = teacherForced(path.string(), "", ids);
+    if (ref.logits.empty()) return;
+    const PresetBound presets[] = {
+        {"F32", 0.0},     {"F16", 1e-3},     {"BF16", 7.5e-3},  {"Q8_0", 2e-2},   {"Q6_K", 7.5e-2}, {"Q5_K_M", 0.13},
+        {"Q5_K", 0.15},   {"Q5_0", 0.18},    {"Q4_K_M", 0.28},  {"Q4_K", 0.3},    {"Q4_0", 0.38},
+    };
+    std::printf("\nllama, hidden 256, ffn 768, head_dim 64, 4/2 heads, 4 layers, vocab 2048; 256 random tokens, "
+                "teacher-forced\n");
+    std::printf("| preset  |  bpw  | rel. error | worst pos. | bound    | argmax kept (clear margin) | top-1 same |\n");
+    std::printf("|---------|-------|------------|------------|----------|-------------|------------|\n");
+    for (const PresetBound& p : presets) {
+        const Run run = teacherForced(path.string(), p.preset, ids);
+        const Measured m = compare(run.logits, ref.logits, size_t(spec.vocab));
+        printRow(p.preset, run.parameters ? 8.0 * double(run.weightBytes) / double(run.parameters) : 0, m, p.bound);
+        CHECK_MSG(m.relError <= p.bound, p.preset << ": relative error " << m.relError << " > " << p.bound);
+        CHECK_MSG(m.agreed == m.checked, p.preset << ": argmax changed at " << (m.checked - m.agreed)
+                                                  << " positions with a clear margin");
+    }
+}
+
+// stories260K: rows of 64 (hidden) fit 32-blocks; ffn_down's rows of 172 do not (→ F16).
+void checkStories(const fs::path& dir) {
+    std::error_code ec;
+    if (!fs::exists(dir / "stories260K-f32.gguf", ec)) {
+        std::printf("stories260K not found under %s: that part is skipped\n", dir.c_str());
+        return;
+    }
+    std::ifstream in(dir / "reference_greedy.jsonl");
+    std::string line;
+    std::vector<std::vector<int32_t>> sequences;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        auto j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded()) continue;
+        std::vector<int32_t> seq = j["prompt_ids"].get<std::vector<int32_t>>();
+        for (int32_t id : j["output_ids"].get<std::vector<int32_t>>()) seq.push_back(id);
+        sequences.push_back(std::move(seq));
+    }
+    CHECK(!sequences.empty());
+    const std::string path = (dir / "stories260K-f32.gguf").string();
+    std::printf("\nstories260K (hidden 64, ffn 172), %zu reference records teacher-forced\n", sequences.size());
+    std::printf("| preset  |  bpw  | rel. error | worst pos. | bound    | argmax kept (clear margin) | top-1 same |\n");
+    std::printf("|---------|-------|------------|------------|----------|-------------|------------|\n");
+    std::vector<Run> refs;
+    for (const auto& seq : sequences) refs.push_back(teacherForced(path, "", seq));
+    const PresetBound presets[] = {{"F16", 4e-4}, {"Q8_0", 1e-2}, {"Q4_0", 0.16}};
+    for (const PresetBound& p : presets) {
+        Measured total;
+        total.worstPosition = 0;
+        double diff = 0, norm = 0;
+        double bpw = 0;
+        for (size_t k = 0; k < sequences.size(); ++k) {
+            const std::vector<int32_t>& seq = sequences[k];
+            const Run& ref = refs[k];
+            const Run run = teacherForced(path, p.preset, seq);
+            const Measured m = compare(run.logits, ref.logits, ref.logits.size() / seq.size());
+            bpw = run.parameters ? 8.0 * double(run.weightBytes) / double(run.parameters) : 0;
+            for (size_t i = 0; i < ref.logits.size() && i < run.logits.size(); ++i) {
+                diff += (double(run.logits[i]) - ref.logits[i]) * (double(run.logits[i]) - ref.logits[i]);
+                norm += double(ref.logits[i]) * ref.logits[i];
+            }
+            total.worstPosition = std::max(total.worstPosition, m.worstPosition);
+            total.checked += m.checked;
+            total.agreed += m.agreed;
+            total.top1Same += m.top1Same;
+            total.positions += m.positions;
+        }
+        total.relError = std::sqrt(diff / norm);
+        printRow(p.preset, bpw, total, p.bound);
+        CHECK_MSG(total.relError <= p.bound, "stories260K " << p.preset << ": " << total.relError << " > " << p.bound);
+        CHECK_MSG(total.agreed == total.checked, "stories260K " << p.preset << ": argmax changed at "
+                                                               << (total.checked - total.agreed) << " clear positions");
+    }
+}
+
+} // namespace
+
+int main() {
+    test::announce("quant_error", "cpu");
+    const fs::path dir = test::scratchDir("quant_error");
+    checkSynthShape(dir);
+    checkStories(test::testDataRoot() / "models" / "stories260K");
+    return test::finish();
+}

@@ -24,6 +24,16 @@ public:
     // not needed skip the LM head). Errors: InvalidArgument for pos outside the cache or a
     // token outside the vocabulary.
     virtual Status forward(int32_t token, int32_t pos, std::span<float> logits) = 0;
+
+    // State snapshots, so that a session can go back to an earlier position (regenerate, edit,
+    // the next turn after a template dropped text, speculative decoding). Attention KV can be
+    // cut at any position, so the attention-only backends keep nothing and restore anywhere;
+    // recurrent state (Qwen3.5) can only return to positions it saved.
+    // Marks `pos` (the number of tokens processed) as a turn boundary worth keeping.
+    virtual void checkpoint(int32_t /*pos*/) {}
+    // Prepares to continue from `pos`; returns the position the state was restored to (<= pos;
+    // the caller re-runs the tokens in between).
+    virtual int32_t rewindTo(int32_t pos) { return pos; }
 };
 
 struct CpuBackendParams {

@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <fstream>
+#include <sstream>
+
+#include "chat/chat_template.h"
 #include "io/gguf.h"
 #include "io/json_file.h"
 
@@ -34,6 +38,28 @@ Status readGenerationConfig(const std::string& folder, std::vector<int32_t>& ids
     } else {
         return dataLoss(path.string() + ": eos_token_id must be an integer or a list");
     }
+    return Status::ok();
+}
+
+// The chat template of a HF folder: chat_template.jinja (newer transformers) or the
+// chat_template of tokenizer_config.json. None is fine (plain completion mode).
+Status readHfChatTemplate(const std::string& folder, std::string& out) {
+    std::error_code ec;
+    const fs::path jinja = fs::path(folder) / "chat_template.jinja";
+    if (fs::exists(jinja, ec)) {
+        std::ifstream in(jinja, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        if (!in.good() && !in.eof()) return dataLoss(jinja.string() + ": cannot be read");
+        out = text.str();
+        return Status::ok();
+    }
+    const fs::path config = fs::path(folder) / "tokenizer_config.json";
+    if (!fs::exists(config, ec)) return Status::ok();
+    HEARTH_ASSIGN(nlohmann::json j, io::readJsonFile(config.string()));
+    auto found = chat::chatTemplateFromTokenizerConfig(nlohmann::ordered_json(j));
+    if (found.isOk()) out = found.value();
+    else if (found.status().code() != StatusCode::NotFound) return found.status().withContext(config.string());
     return Status::ok();
 }
 
@@ -78,6 +104,7 @@ Result<LoadedModel> loadModel(const std::string& path) {
         m.tensorTypeCounts = d.tensors.typeCounts();
         HEARTH_ASSIGN(m.tokenizer, loadTokenizer(path));
         HEARTH_TRY(readGenerationConfig(path, m.endOfGenerationIds));
+        HEARTH_TRY(readHfChatTemplate(path, m.chatTemplate));
     } else {
         HEARTH_ASSIGN(io::GgufFile file, io::GgufFile::open(path));
         m.format = ModelFormat::Gguf;
@@ -87,6 +114,9 @@ Result<LoadedModel> loadModel(const std::string& path) {
         m.parameterCount = tensors.parameterCount();
         m.tensorTypeCounts = tensors.typeCounts();
         HEARTH_ASSIGN(m.tokenizer, loadTokenizerFromGguf(file));
+        if (file.find("tokenizer.chat_template")) {
+            HEARTH_ASSIGN(m.chatTemplate, file.getString("tokenizer.chat_template"));
+        }
         for (const char* key : {"tokenizer.ggml.eot_token_id", "tokenizer.ggml.eom_token_id"})
             if (file.find(key)) {
                 HEARTH_ASSIGN(uint64_t id, file.getUInt(key));

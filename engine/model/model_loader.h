@@ -26,6 +26,7 @@ struct LoadedModel {
     ModelWeights weights;
     std::unique_ptr<Tokenizer> tokenizer;
     std::vector<int32_t> endOfGenerationIds; // EOS, EOT, generation_config.json's
+    std::string chatTemplate;                // Jinja source; empty: plain completion mode
     uint64_t parameterCount = 0;             // every tensor in the file
     std::map<std::string, int> tensorTypeCounts;
 };

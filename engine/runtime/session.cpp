@@ -68,6 +68,8 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, const Sessi
     return session;
 }
 
+void Session::markTurnBoundary() { m_backend->checkpoint(int32_t(m_cached.size())); }
+
 int32_t Session::contextLength() const { return m_backend->contextLength(); }
 std::string Session::deviceName() const { return m_backend->deviceName(); }
 
@@ -114,7 +116,8 @@ Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, 
     // needed and the cache does not keep logits. (Attention KV past the prefix is simply
     // overwritten; recurrent state will need the backend's snapshots here.)
     const auto mismatch = std::mismatch(m_cached.begin(), m_cached.end(), promptIds.begin(), promptIds.end());
-    const size_t common = std::min<size_t>(mismatch.first - m_cached.begin(), promptIds.size() - 1);
+    size_t common = std::min<size_t>(mismatch.first - m_cached.begin(), promptIds.size() - 1);
+    common = size_t(m_backend->rewindTo(int32_t(common)));
     m_cached.resize(common);
     result.reusedTokens = int32_t(common);
     for (int32_t id : promptIds) sampler.accept(id);

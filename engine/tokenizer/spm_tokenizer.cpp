@@ -184,6 +184,20 @@ void SpmTokenizer::encodeText(std::string_view segment, std::vector<int32_t>& ou
 }
 
 std::vector<int32_t> SpmTokenizer::encode(std::string_view text, bool addBos, bool parseSpecial) const {
+    return encodeImpl(text, addBos, parseSpecial, {});
+}
+
+std::vector<int32_t> SpmTokenizer::encodeWithPlainRanges(std::string_view text, bool addBos,
+                                                        std::span<const TextRange> plainRanges) const {
+    return encodeImpl(text, addBos, true, plainRanges);
+}
+
+std::vector<int32_t> SpmTokenizer::encodeImpl(std::string_view text, bool addBos, bool parseSpecial,
+                                              std::span<const TextRange> plainRanges) const {
+    auto isPlain = [&](size_t begin, size_t end) {
+        return std::any_of(plainRanges.begin(), plainRanges.end(),
+                           [&](const TextRange& r) { return r.overlaps(begin, end); });
+    };
     std::vector<int32_t> out;
     try {
         if (addBos && addsBos()) out.push_back(m_bosId);
@@ -194,7 +208,7 @@ std::vector<int32_t> SpmTokenizer::encode(std::string_view text, bool addBos, bo
             size_t pos = 0;
             while (pos < text.size()) {
                 const auto [id, length] = matchSpecial(text, pos);
-                if (id < 0) {
+                if (id < 0 || isPlain(pos, pos + length)) {
                     ++pos;
                     continue;
                 }

@@ -34,6 +34,8 @@ public:
     ~SpmTokenizer() override;
 
     std::vector<int32_t> encode(std::string_view text, bool addBos, bool parseSpecial) const override;
+    std::vector<int32_t> encodeWithPlainRanges(std::string_view text, bool addBos,
+                                               std::span<const TextRange> plainRanges) const override;
     std::string tokenBytes(int32_t id) const override;
     std::string tokenPiece(int32_t id) const override;
     TokenKind tokenKind(int32_t id) const override;
@@ -54,6 +56,8 @@ private:
     int32_t byteToken(uint8_t byte) const; // byte fallback (unk if the vocabulary has no such byte)
     // The longest special token whose text starts at text[pos], or {-1, 0}.
     std::pair<int32_t, size_t> matchSpecial(std::string_view text, size_t pos) const;
+    std::vector<int32_t> encodeImpl(std::string_view text, bool addBos, bool parseSpecial,
+                                    std::span<const TextRange> plainRanges) const;
 
     std::unique_ptr<sentencepiece::SentencePieceProcessor> m_processor;
     std::vector<std::string> m_pieces;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,13 @@
 namespace hearth {
 
 namespace io { class GgufFile; }
+
+// A byte range [begin, end) of a text.
+struct TextRange {
+    size_t begin = 0;
+    size_t end = 0;
+    bool overlaps(size_t b, size_t e) const { return b < end && begin < e; }
+};
 
 enum class TokenKind : int32_t { // GGUF tokenizer.ggml.token_type values
     Normal = 1, Unknown = 2, Control = 3, UserDefined = 4, Unused = 5, Byte = 6,
@@ -31,6 +39,13 @@ public:
     // kept (as llama.cpp and HF's fast Llama tokenizer do). With parseSpecial, the text of a
     // control/user-defined token (e.g. "<s>") becomes that token, as HF's encode() does.
     virtual std::vector<int32_t> encode(std::string_view text, bool addBos, bool parseSpecial) const = 0;
+
+    // Like encode(text, addBos, parseSpecial = true), except that special-token text that
+    // overlaps one of `plainRanges` (sorted byte ranges of `text`) stays plain text: a rendered
+    // chat prompt keeps its template's control tokens while what the user typed can never become
+    // one. The text must be valid UTF-8 (chat content is sanitised before rendering).
+    virtual std::vector<int32_t> encodeWithPlainRanges(std::string_view text, bool addBos,
+                                                       std::span<const TextRange> plainRanges) const = 0;
 
     // The bytes a token contributes to text: "▁" becomes a space, "<0x41>" the byte 0x41,
     // control and unused tokens nothing, the unknown token SentencePiece's " ⁇ " (U+2047, so

@@ -36,4 +36,17 @@ Step scan(std::string_view s, size_t pos) {
     return {Scan::Complete, length};
 }
 
+std::string sanitize(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    size_t pos = 0;
+    while (pos < s.size()) {
+        const Step step = scan(s, pos);
+        if (step.kind == Scan::Complete) out.append(s.substr(pos, step.length));
+        else out.append(kReplacement);
+        pos += step.length;
+    }
+    return out;
+}
+
 } // namespace hearth::utf8

@@ -23,4 +23,7 @@ Step scan(std::string_view s, size_t pos);
 
 inline constexpr std::string_view kReplacement = "\xEF\xBF\xBD"; // U+FFFD
 
+// `s` with every invalid sequence (and a cut-off one at the end) replaced by U+FFFD.
+std::string sanitize(std::string_view s);
+
 } // namespace hearth::utf8

@@ -42,5 +42,6 @@ int inspectCommand(const std::vector<std::string>& args);
 int tokenizeCommand(const std::vector<std::string>& args);
 int quantizeCommand(const std::vector<std::string>& args);
 int synthCommand(const std::vector<std::string>& args);
+int chatCommand(const std::vector<std::string>& args);
 
 } // namespace hearth::cli

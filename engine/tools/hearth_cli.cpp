@@ -15,6 +15,8 @@ const char* kUsage =
     "  run -m MODEL (-p PROMPT | --prompt-ids 1,410,...) -n N [--temp T] [--top-k K] [--top-p P]\n"
     "      [--min-p P] [--repeat-penalty R] [--seed S] [--threads N] [--ctx N] [--device cpu|cuda]\n"
     "      [--stop-ids a,b] [--logits-out FILE.npy] [--quant PRESET [--allow-requantize]] [--json]\n"
+    "  chat -m MODEL [--system TEXT] [--quant PRESET] [--ctx N] [--temp T] [--top-k K] [--top-p P]\n"
+    "      [--seed S] [-n MAX_REPLY_TOKENS] [--no-think] [--drop-old]   (interactive; /reset /regen /stats)\n"
     "  inspect -m MODEL [--ctx N] [--kv-type f32|f16] [--quant PRESET] [--json]\n"
     "  quantize IN OUT.gguf --quant PRESET [--allow-requantize] [--threads N] [--json]\n"
     "  synth (--shape NAME | --config config.json) [--layers N] [--tokenizer FILE]\n"
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
     const std::string command = args[0];
     args.erase(args.begin());
     if (command == "run") return hearth::cli::runCommand(args);
+    if (command == "chat") return hearth::cli::chatCommand(args);
     if (command == "inspect") return hearth::cli::inspectCommand(args);
     if (command == "tokenize") return hearth::cli::tokenizeCommand(args);
     if (command == "quantize") return hearth::cli::quantizeCommand(args);

@@ -128,6 +128,9 @@ public:
     const std::vector<int32_t>& cachedTokens() const { return m_cached; }
     // Forgets all state (the next generate starts from position 0).
     void reset() { m_cached.clear(); }
+    // Marks the current end of the cached tokens as a turn boundary (a snapshot the session can
+    // return to later; free for attention-only models).
+    void markTurnBoundary();
     int32_t contextLength() const;
     std::string deviceName() const;
 

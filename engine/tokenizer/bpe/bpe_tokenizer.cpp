@@ -135,13 +135,19 @@ bool wordCharAt(std::string_view text, size_t pos) {
 
 template <typename Plain>
 void BpeTokenizer::splitAdded(const Matcher& matcher, std::string_view text, std::vector<int32_t>& out,
-                              const Plain& plain) const {
+                              const Plain& plain, size_t base, std::span<const TextRange> plainRanges) const {
     size_t done = 0;   // end of what has been handed on
     size_t search = 0; // where the next search starts (matches never overlap)
     while (search < text.size()) {
         const Match m = findLeftmostLongest(matcher, text, search);
         if (!m.token) break;
         search = m.end;
+        // What the user typed stays text: no added token may start or end inside it.
+        if (std::any_of(plainRanges.begin(), plainRanges.end(),
+                        [&](const TextRange& r) { return r.overlaps(base + m.begin, base + m.end); })) {
+            search = m.begin + 1;
+            continue;
+        }
         // HF drops a single_word match touching a word character and searches on after it.
         if (m.token->singleWord && (wordCharBefore(text, m.begin) || wordCharAt(text, m.end))) continue;
         size_t begin = m.begin;
@@ -157,6 +163,16 @@ void BpeTokenizer::splitAdded(const Matcher& matcher, std::string_view text, std
 }
 
 std::vector<int32_t> BpeTokenizer::encode(std::string_view text, bool addBos, bool parseSpecial) const {
+    return encodeImpl(text, addBos, parseSpecial, {});
+}
+
+std::vector<int32_t> BpeTokenizer::encodeWithPlainRanges(std::string_view text, bool addBos,
+                                                        std::span<const TextRange> plainRanges) const {
+    return encodeImpl(text, addBos, true, plainRanges);
+}
+
+std::vector<int32_t> BpeTokenizer::encodeImpl(std::string_view text, bool addBos, bool parseSpecial,
+                                              std::span<const TextRange> plainRanges) const {
     std::vector<int32_t> out;
     try {
         out.reserve(text.size() / 3 + 4);
@@ -167,9 +183,18 @@ std::vector<int32_t> BpeTokenizer::encode(std::string_view text, bool addBos, bo
             cleaned = replaceInvalidUtf8(text);
             text = cleaned;
         }
+        // Cleaning moved the offsets of plainRanges: then nothing is matched (callers sanitise
+        // chat text first, so this is only a safety net against injection).
+        if (!cleaned.empty() && !plainRanges.empty()) parseSpecial = false;
         if (parseSpecial && !m_rawMatcher.empty) {
-            splitAdded(m_rawMatcher, text, out,
-                       [&](std::string_view segment) { encodeSegment(segment, parseSpecial, out); });
+            splitAdded(m_rawMatcher, text, out, [&](std::string_view segment) {
+                // Tokens matched after normalisation are allowed only where nothing user-typed is.
+                const size_t begin = size_t(segment.data() - text.data());
+                const bool plain = std::any_of(plainRanges.begin(), plainRanges.end(), [&](const TextRange& r) {
+                    return r.overlaps(begin, begin + segment.size());
+                });
+                encodeSegment(segment, parseSpecial && !plain, out);
+            }, 0, plainRanges);
         } else {
             encodeSegment(text, parseSpecial, out);
         }
@@ -187,7 +212,7 @@ void BpeTokenizer::encodeSegment(std::string_view segment, bool parseSpecial, st
         if (m_normalizer.apply(segment, normalized)) segment = normalized;
     }
     if (parseSpecial && !m_normalizedMatcher.empty) {
-        splitAdded(m_normalizedMatcher, segment, out, [&](std::string_view plain) { encodePlain(plain, out); });
+        splitAdded(m_normalizedMatcher, segment, out, [&](std::string_view plain) { encodePlain(plain, out); }, 0, {});
     } else {
         encodePlain(segment, out);
     }

@@ -61,6 +61,8 @@ public:
     // parseSpecial false: the whole text is plain text, added tokens included (a user who types
     // "<|im_end|>" gets the pieces of that text, never the control token).
     std::vector<int32_t> encode(std::string_view text, bool addBos, bool parseSpecial) const override;
+    std::vector<int32_t> encodeWithPlainRanges(std::string_view text, bool addBos,
+                                               std::span<const TextRange> plainRanges) const override;
     std::string tokenBytes(int32_t id) const override;
     std::string tokenPiece(int32_t id) const override;
     TokenKind tokenKind(int32_t id) const override;
@@ -94,10 +96,13 @@ private:
     static void addToMatcher(Matcher& matcher, std::string text, const AddedToken& token);
     static Match findLeftmostLongest(const Matcher& matcher, std::string_view text, size_t from);
     // Splits `text` at added tokens: `plain` gets the stretches between them, ids go to `out`.
+    // `base` is the offset of `text` in the text given to encode (for plainRanges).
     template <typename Plain>
     void splitAdded(const Matcher& matcher, std::string_view text, std::vector<int32_t>& out,
-                    const Plain& plain) const;
+                    const Plain& plain, size_t base, std::span<const TextRange> plainRanges) const;
     void encodeSegment(std::string_view segment, bool parseSpecial, std::vector<int32_t>& out) const;
+    std::vector<int32_t> encodeImpl(std::string_view text, bool addBos, bool parseSpecial,
+                                    std::span<const TextRange> plainRanges) const;
     void encodePlain(std::string_view text, std::vector<int32_t>& out) const;
     void preTokenize(std::string_view piece, size_t step, std::vector<int32_t>& out) const;
 

@@ -1,0 +1,84 @@
+// Conversations with a chat model: the model's own chat template, multi-turn state that reuses
+// the KV cache, thinking kept apart from the answer, and a policy for conversations that outgrow
+// the context. Qt-free. Ownership: the caller owns the ChatSession; the Model must outlive it.
+// Threading: one thread at a time (GenerateParams::cancel may be set from any thread).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hearth/engine.h"
+
+namespace hearth {
+
+struct ChatMessage {
+    std::string role;      // "system", "user", "assistant", "tool"
+    std::string content;   // for an assistant: the answer, thinking excluded
+    std::string reasoning; // an assistant's thinking (<think>…</think>), kept in the history
+};
+
+enum class OverflowPolicy {
+    Refuse,     // a request that no longer fits the context fails with a message
+    DropOldest, // the oldest turns go (the system prompt stays) until the request fits
+};
+
+struct ChatOptions {
+    std::string systemPrompt;            // empty: none
+    bool enableThinking = true;          // passed to the template as enable_thinking
+    OverflowPolicy overflow = OverflowPolicy::Refuse;
+    int32_t replyReserveTokens = 512;    // context kept free for the reply (at most half of it)
+};
+
+struct ChatStream {
+    std::function<void(std::string_view)> onContent;   // answer text as it is generated
+    std::function<void(std::string_view)> onReasoning; // thinking text as it is generated
+};
+
+struct ChatReply {
+    ChatMessage message;           // the assistant message added to the history
+    GenerateResult result;         // ids, stop reason, speeds, reused prompt tokens
+    int32_t contextUsed = 0;       // tokens in the session's context after the reply
+    int32_t droppedMessages = 0;   // history messages dropped to make room (DropOldest)
+};
+
+class ChatSession {
+public:
+    // Errors: as Session::create; a template that does not parse (DataLoss naming its line).
+    static Result<std::unique_ptr<ChatSession>> create(const Model& model, const SessionParams& sessionParams,
+                                                       const ChatOptions& options);
+    ~ChatSession();
+
+    // False when the model has no chat template: then every message is plain text continued
+    // by the model (completion mode), and modeNote() says so for the UI.
+    bool hasTemplate() const;
+    std::string modeNote() const;
+
+    // Adds the user's message (invalid UTF-8 replaced) and generates the reply, which is added
+    // to the history unless the request failed. Text the user typed never becomes a control
+    // token. Errors: InvalidArgument (empty message), FailedPrecondition (does not fit and the
+    // policy is Refuse), template errors, generation errors — the history is then unchanged.
+    Result<ChatReply> send(std::string_view userText, const GenerateParams& params, const ChatStream& stream = {});
+    // Replaces the last assistant reply with a new one.
+    Result<ChatReply> regenerate(const GenerateParams& params, const ChatStream& stream = {});
+    // Replaces the last user message (and the reply after it) and generates again.
+    Result<ChatReply> editLastUserMessage(std::string_view userText, const GenerateParams& params,
+                                          const ChatStream& stream = {});
+    // Clears the conversation (the system prompt stays) and the session's state.
+    void reset();
+
+    const std::vector<ChatMessage>& history() const;
+    const Session& session() const;
+    // The prompt tokens of the last request (for tests and statistics).
+    const std::vector<int32_t>& lastPromptIds() const;
+
+private:
+    ChatSession();
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace hearth

@@ -1,0 +1,111 @@
+#include "runtime/chat_prompt.h"
+
+#include <algorithm>
+
+namespace hearth {
+namespace {
+
+// A stretch of the rendered text: plain (user-typed: no control tokens) or spliced (the ids
+// the model generated for it).
+struct Region {
+    size_t begin = 0, end = 0;
+    const std::vector<int32_t>* ids = nullptr; // null: plain text
+};
+
+nlohmann::ordered_json messagesJson(const std::vector<ChatTurn>& turns) {
+    nlohmann::ordered_json messages = nlohmann::ordered_json::array();
+    for (const ChatTurn& t : turns) {
+        nlohmann::ordered_json m = {{"role", t.message.role}, {"content", t.message.content}};
+        if (!t.message.reasoning.empty()) m["reasoning_content"] = t.message.reasoning;
+        messages.push_back(std::move(m));
+    }
+    return messages;
+}
+
+// Finds each message in the rendered text, in order: replies whose generated text appears
+// verbatim are spliced; other content is marked plain.
+std::vector<Region> findRegions(const std::string& text, const std::vector<ChatTurn>& turns) {
+    std::vector<Region> regions;
+    size_t cursor = 0;
+    for (const ChatTurn& t : turns) {
+        const bool reply = t.message.role == "assistant";
+        if (reply && !t.rawReply.empty() && !t.replyIds.empty()) {
+            const size_t at = text.find(t.rawReply, cursor);
+            if (at != std::string::npos) {
+                regions.push_back({at, at + t.rawReply.size(), &t.replyIds});
+                cursor = at + t.rawReply.size();
+                continue;
+            }
+        }
+        if (reply || t.message.content.empty()) continue; // model text may hold control tokens
+        const size_t at = text.find(t.message.content, cursor);
+        if (at == std::string::npos) continue;
+        regions.push_back({at, at + t.message.content.size(), nullptr});
+        cursor = at + t.message.content.size();
+    }
+    return regions;
+}
+
+std::vector<int32_t> encodeRegions(const Tokenizer& tok, const std::string& text, const std::vector<Region>& regions) {
+    std::vector<int32_t> ids;
+    size_t done = 0;
+    std::vector<TextRange> plain;
+    auto flush = [&](size_t end) {
+        if (end <= done) return;
+        const std::string_view segment = std::string_view(text).substr(done, end - done);
+        std::vector<TextRange> local;
+        for (const TextRange& r : plain) local.push_back({r.begin - done, r.end - done});
+        const std::vector<int32_t> part = tok.encodeWithPlainRanges(segment, false, local);
+        ids.insert(ids.end(), part.begin(), part.end());
+        plain.clear();
+        done = end;
+    };
+    for (const Region& r : regions) {
+        if (r.ids) {
+            flush(r.begin);
+            ids.insert(ids.end(), r.ids->begin(), r.ids->end());
+            done = r.end;
+        } else {
+            plain.push_back({r.begin, r.end});
+        }
+    }
+    flush(text.size());
+    return ids;
+}
+
+} // namespace
+
+Result<ChatPrompt> buildChatPrompt(const LoadedModel& model, const chat::ChatTemplate* tmpl,
+                                   const std::vector<ChatTurn>& turns, const ChatOptions& options) {
+    const Tokenizer& tok = *model.tokenizer;
+    ChatPrompt prompt;
+    std::vector<Region> regions;
+    if (tmpl) {
+        chat::RenderOptions render;
+        render.addGenerationPrompt = true;
+        render.tools = nullptr;
+        render.extraContext["enable_thinking"] = options.enableThinking;
+        if (tok.bosId() >= 0) render.bosToken = tok.tokenPiece(tok.bosId());
+        if (tok.eosId() >= 0) render.eosToken = tok.tokenPiece(tok.eosId());
+        HEARTH_ASSIGN(prompt.text, tmpl->render(messagesJson(turns), render));
+        regions = findRegions(prompt.text, turns);
+    } else {
+        // Completion mode: the conversation is one text that the model continues.
+        for (const ChatTurn& t : turns) {
+            const size_t at = prompt.text.size();
+            const bool reply = t.message.role == "assistant" && !t.replyIds.empty();
+            const std::string& part = reply ? t.rawReply : t.message.content;
+            prompt.text += part;
+            regions.push_back({at, prompt.text.size(), reply ? &t.replyIds : nullptr});
+        }
+    }
+    prompt.ids = encodeRegions(tok, prompt.text, regions);
+    if (tok.addsBos() && tok.bosId() >= 0 && (prompt.ids.empty() || prompt.ids.front() != tok.bosId()))
+        prompt.ids.insert(prompt.ids.begin(), tok.bosId());
+    const std::string_view tail = std::string_view(prompt.text).substr(prompt.text.size() - std::min<size_t>(prompt.text.size(), 16));
+    const size_t open = tail.rfind("<think>");
+    prompt.startsInThinking = tmpl && open != std::string_view::npos && tail.find("</think>", open) == std::string_view::npos;
+    return prompt;
+}
+
+} // namespace hearth

@@ -1,0 +1,33 @@
+// Turning a conversation into prompt tokens: render the model's template (or, without one, the
+// plain text of the messages), then tokenize so that the template's control tokens are tokens,
+// what users typed is plain text, and earlier replies reuse the exact ids the model generated.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "chat/chat_template.h"
+#include "hearth/chat.h"
+#include "model/model_loader.h"
+
+namespace hearth {
+
+// One message of the history, with what the model produced for it when it is a reply.
+struct ChatTurn {
+    ChatMessage message;
+    std::string rawReply;              // the generated text, thinking tags included
+    std::vector<int32_t> replyIds;     // the generated ids (without the stop token)
+};
+
+struct ChatPrompt {
+    std::string text;
+    std::vector<int32_t> ids;
+    bool startsInThinking = false;     // the prompt ends inside an opened <think>
+};
+
+// `tmpl` null: completion mode. Errors: template errors (with the template line).
+Result<ChatPrompt> buildChatPrompt(const LoadedModel& model, const chat::ChatTemplate* tmpl,
+                                   const std::vector<ChatTurn>& turns, const ChatOptions& options);
+
+} // namespace hearth

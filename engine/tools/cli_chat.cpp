@@ -1,0 +1,165 @@
+// hearth-cli chat: an interactive terminal chat with streaming output. /reset, /stats, /regen,
+// /exit; Ctrl-C stops the current reply without leaving; thinking is shown dimmed.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "hearth/chat.h"
+#include "tools/cli_args.h"
+
+namespace hearth::cli {
+namespace {
+
+std::atomic<bool> g_cancel{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler needs a lock-free flag");
+
+void onInterrupt(int) { g_cancel.store(true); }
+
+struct LastStats {
+    bool valid = false;
+    double ttftMs = 0, prefillTokS = -1, decodeTokS = -1;
+    int32_t promptTokens = 0, reused = 0, generated = 0, contextUsed = 0;
+    std::string stop;
+};
+
+void printStats(const LastStats& s, int32_t context) {
+    if (!s.valid) {
+        std::printf("(no reply yet)\n");
+        return;
+    }
+    std::printf("prompt %d tokens (%d reused), prefill %.1f tok/s, decode %.1f tok/s, time to first token %.0f ms, "
+                "%d tokens generated (%s), context %d / %d\n",
+                s.promptTokens, s.reused, s.prefillTokS, s.decodeTokS, s.ttftMs, s.generated, s.stop.c_str(),
+                s.contextUsed, context);
+}
+
+} // namespace
+
+int chatCommand(const std::vector<std::string>& argv) {
+    auto parsed = Args::parse(argv,
+                              {"-m", "--system", "--quant", "--threads", "--ctx", "--temp", "--top-k", "--top-p",
+                               "--min-p", "--seed", "-n"},
+                              {"--no-think", "--drop-old"},
+                              {{"--model", "-m"}, {"--type", "--quant"}, {"--temperature", "--temp"}});
+    if (!parsed.isOk()) return usageError(parsed.status().message());
+    const Args& args = parsed.value();
+    if (!args.value("-m")) return usageError("chat needs -m MODEL");
+    auto threads = args.integer("--threads", 0, 0, 1024);
+    auto ctx = args.integer("--ctx", 0, 0, 1 << 24);
+    auto maxTokens = args.integer("-n", 1024, 1, 1 << 20);
+    auto temp = args.number("--temp", 0.7);
+    auto topK = args.integer("--top-k", 20, 0, 1 << 30);
+    auto topP = args.number("--top-p", 0.8);
+    auto minP = args.number("--min-p", 0.0);
+    auto seed = args.unsignedInteger("--seed", uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
+    for (const Status* s : {&threads.status(), &ctx.status(), &maxTokens.status(), &temp.status(), &topK.status(),
+                            &topP.status(), &minP.status(), &seed.status()})
+        if (!s->isOk()) return usageError(s->message());
+
+    ModelParams mp;
+    mp.path = *args.value("-m");
+    mp.threads = int32_t(threads.value());
+    mp.quant = args.value("--quant").value_or("");
+    auto model = Model::load(mp);
+    if (!model.isOk()) return fail(model.status());
+    ChatOptions options;
+    options.systemPrompt = args.value("--system").value_or("");
+    options.enableThinking = !args.has("--no-think");
+    options.overflow = args.has("--drop-old") ? OverflowPolicy::DropOldest : OverflowPolicy::Refuse;
+    auto chat = ChatSession::create(*model.value(), {.contextLength = int32_t(ctx.value())}, options);
+    if (!chat.isOk()) return fail(chat.status());
+    ChatSession& c = *chat.value();
+
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt; // no SA_RESTART: Ctrl-C at the prompt interrupts the read
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+
+    const bool tty = isatty(STDOUT_FILENO);
+    const char* dim = tty ? "\x1b[2m" : "";
+    const char* plain = tty ? "\x1b[0m" : "";
+    std::fprintf(stderr, "%s (%s) on %s — /reset, /regen, /stats, /exit; Ctrl-C stops a reply\n",
+                 model.value()->info().name.c_str(), model.value()->info().architecture.c_str(),
+                 c.session().deviceName().c_str());
+    if (!c.hasTemplate()) std::fprintf(stderr, "note: %s\n", c.modeNote().c_str());
+
+    GenerateParams gen;
+    gen.maxTokens = int32_t(maxTokens.value());
+    gen.temperature = float(temp.value());
+    gen.topK = int32_t(topK.value());
+    gen.topP = float(topP.value());
+    gen.minP = float(minP.value());
+    gen.seed = seed.value();
+    gen.cancel = &g_cancel;
+    LastStats stats;
+
+    for (;;) {
+        std::printf("> ");
+        std::fflush(stdout);
+        std::string line;
+        g_cancel = false;
+        if (!std::getline(std::cin, line)) {
+            if (std::cin.eof()) break;
+            std::cin.clear(); // Ctrl-C at the prompt: a fresh prompt
+            std::printf("\n");
+            continue;
+        }
+        if (line.empty()) continue;
+        if (line == "/exit" || line == "/quit") break;
+        if (line == "/reset") {
+            c.reset();
+            std::printf("(conversation cleared)\n");
+            continue;
+        }
+        if (line == "/stats") {
+            printStats(stats, c.session().contextLength());
+            continue;
+        }
+        if (line[0] == '/' && line != "/regen") {
+            std::printf("commands: /reset, /regen, /stats, /exit\n");
+            continue;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        double ttft = -1;
+        bool inReasoning = false;
+        auto firstToken = [&] {
+            if (ttft < 0) ttft = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        };
+        ChatStream stream;
+        stream.onReasoning = [&](std::string_view piece) {
+            firstToken();
+            if (!inReasoning) std::printf("%s", dim);
+            inReasoning = true;
+            std::fwrite(piece.data(), 1, piece.size(), stdout);
+            std::fflush(stdout);
+        };
+        stream.onContent = [&](std::string_view piece) {
+            firstToken();
+            if (inReasoning) std::printf("%s\n\n", plain);
+            inReasoning = false;
+            std::fwrite(piece.data(), 1, piece.size(), stdout);
+            std::fflush(stdout);
+        };
+        auto reply = line == "/regen" ? c.regenerate(gen, stream) : c.send(line, gen, stream);
+        if (inReasoning) std::printf("%s", plain);
+        std::printf("\n");
+        if (!reply.isOk()) {
+            std::fprintf(stderr, "error: %s\n", reply.status().message().c_str());
+            continue;
+        }
+        const GenerateResult& r = reply.value().result;
+        if (r.stop == StopReason::Cancel) std::printf("(stopped)\n");
+        if (reply.value().droppedMessages > 0)
+            std::fprintf(stderr, "(dropped %d old messages to fit the context)\n", reply.value().droppedMessages);
+        ++gen.seed; // /regen and later turns draw fresh samples
+        stats = {true, ttft, r.prefillTokPerS, r.decodeTokPerS, r.promptTokens, r.reusedTokens,
+                 int32_t(r.outputIds.size()), reply.value().contextUsed, stopReasonName(r.stop)};
+    }
+    return 0;
+}
+
+} // namespace hearth::cli

@@ -1,0 +1,133 @@
+// Q4_K GEMV (GGUF layout, X8 activations, __dp4a). Block: d, dmin (fp16), scales[12] (8 six-bit
+// scales and mins), qs[128]; x = d·sc·q − dmin·m per sub-block of 32.
+//
+// A unit is one 64-element chunk c of a block (4 units per block): qs[32c..32c+32), two aligned
+// 16-byte loads whose low nibbles are sub-block 2c and high nibbles sub-block 2c+1, each exactly
+// one X8 group. Per 64 weights: 24 mask ops, 16 dp4a, one scale/min decode (shared by both
+// sub-blocks) and 4 int->float conversions; the mins use the group's stored d·Σq.
+#include "gemv_kernel.cuh"
+
+namespace hearth::kernels {
+namespace {
+
+using namespace detail;
+
+// Scales and mins of sub-blocks 2c and 2c+1 (packed in the low two bytes of sc and m) from
+// the 12 scale bytes h.y, h.z, h.w. Sub-blocks 0..3 keep 6 bits in place; 4..7 combine a nibble
+// of bytes 8..11 with the top two bits of bytes 0..7. Branch-free: lanes of one warp hold
+// different chunks.
+__device__ __forceinline__ void kScaleMin(const uint4& h, int c, uint32_t& sc, uint32_t& m) {
+    const bool low = c < 2;
+    const int sh = (c & 1) * 16;
+    const uint32_t m1 = low ? 0x3F3Fu : 0x0F0Fu, m2 = low ? 0u : 0x3030u;
+    const uint32_t a = low ? h.y : h.w, b = low ? h.z : (h.w >> 4);
+    sc = ((a >> sh) & m1) | ((h.y >> (sh + 2)) & m2);
+    m = ((b >> sh) & m1) | ((h.z >> (sh + 2)) & m2);
+}
+
+template <bool L1>
+struct Q4K {
+    static constexpr int kUnitElems = 64;
+    static constexpr int kRows[3] = {4, 8, 8}; // wide, tall, LM head
+    static constexpr int kBlockBytes = 144;
+    struct Raw {
+        uint4 h; // d|dmin, scales[0..3], scales[4..7], scales[8..11]
+        uint4 q0, q1;
+    };
+    using X = X8Pair;
+
+    __device__ static Raw load(const Mat& m, int row, int unit) {
+        const size_t rowBytes = size_t(m.k / 256) * kBlockBytes;
+        const uint8_t* blk = m.w + size_t(row) * rowBytes + size_t(unit >> 2) * kBlockBytes;
+        const uint8_t* q = blk + 16 + 32 * (unit & 3);
+        Raw r;
+        r.h = ldStream16(blk); // the 4 units of a block read the same 16 bytes: one L2 sector
+        r.q0 = ldPair16<L1>(q);
+        r.q1 = ldPair16<L1>(q + 16);
+        return r;
+    }
+    __device__ static X loadX(const void* x, int k, int unit) {
+        const int8_t* xq = static_cast<const int8_t*>(x);
+        return X{loadX8(xq, k, 2 * unit), loadX8(xq, k, 2 * unit + 1)};
+    }
+    __device__ static float dot(const Raw& r, const X& x, int unit) {
+        const uint32_t m4 = 0x0F0F0F0Fu;
+        int sa = dot16(r.q0.x & m4, r.q0.y & m4, r.q0.z & m4, r.q0.w & m4, x.a.lo);
+        sa = dot16(r.q1.x & m4, r.q1.y & m4, r.q1.z & m4, r.q1.w & m4, x.a.hi, sa);
+        int sb = dot16((r.q0.x >> 4) & m4, (r.q0.y >> 4) & m4, (r.q0.z >> 4) & m4, (r.q0.w >> 4) & m4, x.b.lo);
+        sb = dot16((r.q1.x >> 4) & m4, (r.q1.y >> 4) & m4, (r.q1.z >> 4) & m4, (r.q1.w >> 4) & m4, x.b.hi, sb);
+        uint32_t sc, mn;
+        kScaleMin(r.h, unit & 3, sc, mn);
+        const float d = halfBits(r.h.x), dmin = halfBits(r.h.x >> 16);
+        return d * (x.a.rec.x * float(int(sc & 0xFF) * sa) + x.b.rec.x * float(int(sc >> 8) * sb)) -
+               dmin * (float(mn & 0xFF) * x.a.rec.w + float(mn >> 8) * x.b.rec.w);
+    }
+};
+
+// The 32-element variant (GemvLaunch::variant bit 0): unit j (8 per block) is qs[16j..+16),
+// i.e. half h = j&1 of chunk c = j/2: 16 elements of sub-block 2c (low nibbles) and 16 of 2c+1
+// (high nibbles). Every 16-byte load is a full half-sector shared with its neighbour thread, but
+// each thread decodes the scales for only 32 weights.
+struct Q4K32 {
+    static constexpr int kUnitElems = 32;
+    static constexpr int kRows[3] = {4, 8, 8}; // wide, tall, LM head
+    static constexpr int kBlockBytes = 144;
+    struct Raw {
+        uint4 h;
+        uint4 q;
+    };
+    struct X {
+        int4 a, b;      // the matching halves of groups 2c and 2c+1
+        float4 ra, rb;  // their records
+    };
+
+    __device__ static Raw load(const Mat& m, int row, int unit) {
+        const size_t rowBytes = size_t(m.k / 256) * kBlockBytes;
+        const uint8_t* blk = m.w + size_t(row) * rowBytes + size_t(unit >> 3) * kBlockBytes;
+        Raw r;
+        r.h = ldStream16(blk);
+        r.q = ldStream16(blk + 16 + 16 * (unit & 7));
+        return r;
+    }
+    __device__ static X loadX(const void* x, int k, int unit) {
+        const int8_t* xq = static_cast<const int8_t*>(x);
+        const int g = (unit >> 3) * 8 + 2 * ((unit & 7) >> 1), h = unit & 1;
+        const int4* q = reinterpret_cast<const int4*>(xq);
+        const float4* rec = reinterpret_cast<const float4*>(xq + k);
+        return X{__ldg(q + 2 * g + h), __ldg(q + 2 * g + 2 + h), __ldg(rec + g), __ldg(rec + g + 1)};
+    }
+    __device__ static float dot(const Raw& r, const X& x, int unit) {
+        const uint32_t m4 = 0x0F0F0F0Fu;
+        const int sa = dot16(r.q.x & m4, r.q.y & m4, r.q.z & m4, r.q.w & m4, x.a);
+        const int sb = dot16((r.q.x >> 4) & m4, (r.q.y >> 4) & m4, (r.q.z >> 4) & m4, (r.q.w >> 4) & m4, x.b);
+        const bool h = unit & 1;
+        const int suma = __float_as_int(h ? x.ra.z : x.ra.y), sumb = __float_as_int(h ? x.rb.z : x.rb.y);
+        uint32_t sc, mn;
+        kScaleMin(r.h, (unit & 7) >> 1, sc, mn);
+        const float d = halfBits(r.h.x), dmin = halfBits(r.h.x >> 16);
+        return x.ra.x * (d * float(int(sc & 0xFF) * sa) - dmin * float(int(mn & 0xFF) * suma)) +
+               x.rb.x * (d * float(int(sc >> 8) * sb) - dmin * float(int(mn >> 8) * sumb));
+    }
+};
+
+} // namespace
+
+template <bool GLU>
+static cudaError_t launchQ4K(const void* wa, const void* wb, const void* xq, float* y, int n, int k,
+                             cudaStream_t stream, const GemvLaunch& opt) {
+    if (opt.variant & 1) return detail::launchGemv<Q4K32, GLU>(wa, wb, xq, y, n, k, 256, stream, opt);
+    if (opt.variant & 2) return detail::launchGemv<Q4K<false>, GLU>(wa, wb, xq, y, n, k, 256, stream, opt);
+    return detail::launchGemv<Q4K<true>, GLU>(wa, wb, xq, y, n, k, 256, stream, opt);
+}
+
+cudaError_t launchGemvQ4K(const void* w, const void* xq, float* y, int n, int k, cudaStream_t stream,
+                          const GemvLaunch& opt) {
+    return launchQ4K<false>(w, nullptr, xq, y, n, k, stream, opt);
+}
+
+cudaError_t launchGemvGateUpQ4K(const void* wg, const void* wu, const void* xq, float* y, int n, int k,
+                                cudaStream_t stream, const GemvLaunch& opt) {
+    return launchQ4K<true>(wg, wu, xq, y, n, k, stream, opt);
+}
+
+} // namespace hearth::kernels

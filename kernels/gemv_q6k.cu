@@ -1,0 +1,138 @@
+// Q6_K GEMV (repacked layout, X8 activations, __dp4a), and the repack from GGUF.
+//
+// GGUF's 210-byte Q6_K block is only 2-byte aligned, so rows are repacked once into three
+// regions (same values, same 210 bytes per block):
+//   quants  [n][k/256][192]: per block 8 slices of 32 elements; slice j owns lo[16·j..+16] and
+//           hi[8·j..+8] (lo = bytes 0..127, hi = bytes 128..191 of the block)
+//             lo byte b:  low nibble = q(32j+b) & 15, high nibble = q(32j+16+b) & 15
+//             hi word 0:  bits 8i+2w..+1 = q(32j+4w+i) >> 4       (w, i in 0..3)
+//             hi word 1:  the same for q(32j+16+4w+i)
+//           so ((hi >> 2w) & 0x03030303) << 4 drops the top two bits of four consecutive
+//           elements straight into the int8 lanes of the matching low-nibble word;
+//   scales  [n][k/256][16] int8, in GGUF order (sub-block e/16);
+//   d       [n][k/256] fp16.
+// q is the stored 6-bit value (0..63); the element is d·sc·(q − 32).
+#include "gemv_kernel.cuh"
+
+namespace hearth::kernels {
+namespace {
+
+using namespace detail;
+
+// A unit is 64 elements (4 per block): lo[32j..+32), hi[16j..+16), scales[4j..+4) and d; each
+// half of it is one X8 group and two sub-blocks, whose −32 offsets are folded into the integer
+// sums: Σ sc·(q−32)·x_q = sc·(dot(q, x_q) − 32·Σx_q), one int->float conversion per 32 weights.
+template <bool L1>
+struct Q6K {
+    static constexpr int kRows[3] = {2, 2, 4}; // wide, tall, LM head
+    static constexpr int kUnitElems = 64;
+    struct Raw {
+        uint4 lo0, lo1;
+        uint4 hi;
+        uint32_t sc; // four int8 scales
+        uint32_t d;
+    };
+    using X = X8Pair;
+
+    __device__ static Raw load(const Mat& m, int row, int unit) {
+        const size_t nb = size_t(m.k / 256);
+        const size_t blk = size_t(row) * nb + size_t(unit >> 2);
+        const int j = unit & 3;
+        const uint8_t* q = m.w + blk * 192;
+        Raw r;
+        r.lo0 = ldPair16<L1>(q + 32 * j);
+        r.lo1 = ldPair16<L1>(q + 32 * j + 16);
+        r.hi = ldStream16(q + 128 + 16 * j);
+        r.sc = ldStream4(m.w + size_t(m.n) * nb * 192 + blk * 16 + 4 * j);
+        r.d = ldStream2(m.w + size_t(m.n) * nb * 208 + blk * 2);
+        return r;
+    }
+    __device__ static X loadX(const void* x, int k, int unit) {
+        const int8_t* xq = static_cast<const int8_t*>(x);
+        return X{loadX8(xq, k, 2 * unit), loadX8(xq, k, 2 * unit + 1)};
+    }
+    __device__ static uint32_t six(uint32_t nib, uint32_t hi, int w) {
+        return (nib & 0x0F0F0F0Fu) | (((hi >> (2 * w)) & 0x03030303u) << 4);
+    }
+    // One half: 16 bytes of lo, hi words h0/h1, its X8 group, the scales of its two sub-blocks.
+    __device__ static int half(const uint4& lo, uint32_t h0, uint32_t h1, const X8Group& x, int sa, int sb) {
+        const int da = dot16(six(lo.x, h0, 0), six(lo.y, h0, 1), six(lo.z, h0, 2), six(lo.w, h0, 3), x.lo);
+        const int db = dot16(six(lo.x >> 4, h1, 0), six(lo.y >> 4, h1, 1), six(lo.z >> 4, h1, 2),
+                             six(lo.w >> 4, h1, 3), x.hi);
+        return sa * (da - 32 * x.sumLo()) + sb * (db - 32 * x.sumHi());
+    }
+    __device__ static float dot(const Raw& r, const X& x, int) {
+        const int s0 = int(int8_t(r.sc)), s1 = int(int8_t(r.sc >> 8)), s2 = int(int8_t(r.sc >> 16)),
+                  s3 = int(int8_t(r.sc >> 24));
+        const int i0 = half(r.lo0, r.hi.x, r.hi.y, x.a, s0, s1);
+        const int i1 = half(r.lo1, r.hi.z, r.hi.w, x.b, s2, s3);
+        return halfBits(r.d) * (x.a.rec.x * float(i0) + x.b.rec.x * float(i1));
+    }
+};
+
+// GGUF element e (0..255) of a Q6_K block: the 6-bit stored value.
+__device__ __forceinline__ uint32_t q6Value(const uint8_t* blk, int e) {
+    const int half = e >> 7, r = e & 127, quarter = r >> 5, l = r & 31;
+    const uint8_t ql = blk[64 * half + l + 32 * (quarter & 1)];
+    const uint8_t qh = blk[128 + 32 * half + l];
+    const uint32_t nib = (quarter >> 1) ? (ql >> 4) : (ql & 15);
+    return nib | (((qh >> (2 * quarter)) & 3u) << 4);
+}
+
+// One thread per (row, block, unit).
+static __global__ void repackQ6KKernel(const uint8_t* __restrict__ src, uint8_t* __restrict__ dst, int n, int nb) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const size_t blocks = size_t(n) * nb;
+    if (t >= blocks * 8) return;
+    const size_t blk = t >> 3;
+    const int j = int(t & 7);
+    const uint8_t* s = src + blk * 210;
+    uint8_t lo[16];
+    uint32_t h0 = 0, h1 = 0;
+    for (int b = 0; b < 16; ++b) {
+        const uint32_t a = q6Value(s, 32 * j + b), c = q6Value(s, 32 * j + 16 + b);
+        lo[b] = uint8_t((a & 15) | ((c & 15) << 4));
+        const int w = b >> 2, i = b & 3;
+        h0 |= (a >> 4) << (8 * i + 2 * w);
+        h1 |= (c >> 4) << (8 * i + 2 * w);
+    }
+    uint8_t* q = dst + blk * 192;
+    for (int b = 0; b < 16; ++b) q[16 * j + b] = lo[b];
+    for (int i = 0; i < 4; ++i) {
+        q[128 + 8 * j + i] = uint8_t(h0 >> (8 * i));
+        q[128 + 8 * j + 4 + i] = uint8_t(h1 >> (8 * i));
+    }
+    if (j == 0) {
+        uint8_t* sc = dst + blocks * 192 + blk * 16;
+        for (int i = 0; i < 16; ++i) sc[i] = s[192 + i];
+        uint8_t* d = dst + blocks * 208 + blk * 2;
+        d[0] = s[208];
+        d[1] = s[209];
+    }
+}
+
+} // namespace
+
+cudaError_t launchRepackQ6K(const void* gguf, void* dst, int n, int k, cudaStream_t stream) {
+    if (!gguf || !dst || n <= 0 || k <= 0 || k % 256 != 0) return cudaErrorInvalidValue;
+    const size_t threads = size_t(n) * (k / 256) * 8;
+    repackQ6KKernel<<<unsigned((threads + 255) / 256), 256, 0, stream>>>(static_cast<const uint8_t*>(gguf),
+                                                                         static_cast<uint8_t*>(dst), n, k / 256);
+    return cudaGetLastError();
+}
+
+cudaError_t launchGemvQ6K(const void* w, const void* xq, float* y, int n, int k, cudaStream_t stream,
+                          const GemvLaunch& opt) {
+    if (opt.variant & 2) // experiment: L1-bypassing pairs
+        return detail::launchGemv<Q6K<false>, false>(w, nullptr, xq, y, n, k, 256, stream, opt);
+    return detail::launchGemv<Q6K<true>, false>(w, nullptr, xq, y, n, k, 256, stream, opt);
+}
+
+cudaError_t launchGemvGateUpQ6K(const void* wg, const void* wu, const void* xq, float* y, int n, int k,
+                                cudaStream_t stream, const GemvLaunch& opt) {
+    if (opt.variant & 2) // experiment: L1-bypassing pairs
+        return detail::launchGemv<Q6K<false>, true>(wg, wu, xq, y, n, k, 256, stream, opt);
+    return detail::launchGemv<Q6K<true>, true>(wg, wu, xq, y, n, k, 256, stream, opt);
+}
+
+} // namespace hearth::kernels

@@ -1,0 +1,40 @@
+// x (fp32) -> X8: int8 values with one scale per 32 elements (gemv.h). Groups of 32 match the
+// blocks of every quantized format (a Q4_K/Q5_K sub-block, two Q6_K sub-blocks, a Q8_0/Q4_0
+// block), so a GEMV needs one int->float conversion per group; the stored integer half-sums
+// let Q6_K (−32) and Q4_0 (−8) fold their offsets into the integer dot product, and d·Σq turns
+// the K-quant mins into one multiply. A warp quantizes one group: max and sums by shuffles.
+#include "gemv_kernel.cuh"
+
+namespace hearth::kernels {
+namespace {
+
+static __global__ void quantizeX8Kernel(const float* __restrict__ x, int k, int8_t* __restrict__ xq) {
+    detail::pdlWait(); // x is the previous kernel's output
+    detail::pdlTrigger();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x; // k % 32 == 0: warps never straddle groups
+    if (i - int(threadIdx.x & 31) >= k) return;          // whole warp past the end
+    const float v = x[i];
+    float amax = fabsf(v);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+    const float d = amax / 127.0f;
+    const int q = amax > 0.0f ? max(-127, min(127, __float2int_rn(v * (127.0f / amax)))) : 0;
+    int half = q;
+#pragma unroll
+    for (int o = 8; o > 0; o >>= 1) half += __shfl_xor_sync(0xffffffffu, half, o);
+    const int other = __shfl_xor_sync(0xffffffffu, half, 16);
+    xq[i] = int8_t(q);
+    if ((threadIdx.x & 31) == 0)
+        reinterpret_cast<float4*>(xq + k)[i >> 5] =
+            make_float4(d, __int_as_float(half), __int_as_float(other), d * float(half + other));
+}
+
+} // namespace
+
+cudaError_t launchQuantizeX8(const float* x, int k, void* xq, cudaStream_t stream, const GemvLaunch& opt) {
+    if (!x || !xq || k <= 0 || k % 32 != 0) return cudaErrorInvalidValue;
+    return detail::launchEx(quantizeX8Kernel, unsigned((k + 255) / 256), 256u, stream, opt.pdl, x, k,
+                            static_cast<int8_t*>(xq));
+}
+
+} // namespace hearth::kernels

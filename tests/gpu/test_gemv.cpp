@@ -1,0 +1,317 @@
+// Batch-1 GEMV kernels (kernels/gemv_*.cu) against the CPU reference (dequantizeRow, dot in
+// double) on fresh random blocks, for every weight type, every benchmark shape, ragged row
+// counts, every launch configuration and the fused gate+up+SiLU. Outputs are poisoned (NaN)
+// before each launch. Skipped (77) where no CUDA device exists.
+//
+// Quantized types read x as X8 (int8 per 16 with a scale), so each is judged twice: against the
+// reference on the X8 values themselves (the kernel's own arithmetic: fp32 rounding only), and
+// against the reference on the fp32 x (what the 8-bit activation costs).
+#include "check.h"
+
+#ifndef HEARTH_HAVE_KERNELS // built without CUDA: nothing to test
+int main() {
+    hearth::test::announce("gemv", "cuda");
+    std::printf("SKIP: built without the CUDA kernels\n");
+    return 77;
+}
+#else
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "hearth_kernels/gemv.h"
+#include "quant/dequantize.h"
+#include "quant/types.h"
+#include "testdata.h"
+
+using namespace hearth;
+using namespace hearth::kernels;
+
+namespace {
+
+#define CUDA_OK(expr)                                                                              \
+    do {                                                                                           \
+        const cudaError_t e_ = (expr);                                                             \
+        CHECK_MSG(e_ == cudaSuccess, #expr << ": " << cudaGetErrorString(e_));                     \
+    } while (0)
+
+struct TypeCase {
+    DType type;
+    const char* name;
+    int blockElems, blockBytes;
+    bool repack; // device layout differs from GGUF
+};
+const TypeCase kTypes[] = {
+    {DType::Q4_K, "Q4_K", 256, 144, false}, {DType::Q5_K, "Q5_K", 256, 176, false},
+    {DType::Q6_K, "Q6_K", 256, 210, true},  {DType::Q8_0, "Q8_0", 32, 34, true},
+    {DType::Q4_0, "Q4_0", 32, 18, true},    {DType::BF16, "BF16", 8, 16, false},
+};
+
+uint64_t splitmix(uint64_t& s) {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void parallelFor(int64_t n, const std::function<void(int64_t, int64_t)>& f) {
+    const int64_t threads = std::max(1u, std::thread::hardware_concurrency());
+    const int64_t chunk = (n + threads - 1) / threads;
+    std::vector<std::thread> pool;
+    for (int64_t b = 0; b < n; b += chunk) pool.emplace_back(f, b, std::min(n, b + chunk));
+    for (auto& t : pool) t.join();
+}
+
+// A random finite fp16 scale with random mantissa (|d| in [2^-11, 2^-9)), optionally signed.
+uint16_t randScale(uint64_t h, bool sign) {
+    return uint16_t((sign ? (h & 0x8000) : 0) | ((0x10 + (h >> 16) % 3) << 10) | (h & 0x3FF));
+}
+
+// Fresh random GGUF rows of `type`: every quant bit random, scales finite.
+std::vector<uint8_t> randomRows(const TypeCase& tc, int n, int k, uint64_t seed) {
+    const size_t rowBytes = size_t(k / tc.blockElems) * tc.blockBytes;
+    std::vector<uint8_t> w(rowBytes * n);
+    parallelFor(n, [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+            uint64_t s = seed * 0x100000001B3ull + uint64_t(r);
+            uint8_t* row = w.data() + r * rowBytes;
+            if (tc.type == DType::BF16) {
+                for (int i = 0; i < k; ++i) {
+                    const float v = float(int(splitmix(s) & 0xFFFF) - 32768) / 32768.0f;
+                    const uint16_t b = floatToBf16(v);
+                    std::memcpy(row + 2 * i, &b, 2);
+                }
+                continue;
+            }
+            for (size_t i = 0; i < rowBytes; i += 8) {
+                const uint64_t h = splitmix(s);
+                std::memcpy(row + i, &h, std::min<size_t>(8, rowBytes - i));
+            }
+            for (int b = 0; b < k / tc.blockElems; ++b) {
+                uint8_t* blk = row + size_t(b) * tc.blockBytes;
+                const uint64_t h = splitmix(s);
+                uint16_t d = randScale(h, tc.type == DType::Q8_0 || tc.type == DType::Q4_0);
+                uint16_t dmin = randScale(h >> 32, false);
+                switch (tc.type) {
+                case DType::Q4_K:
+                case DType::Q5_K:
+                    std::memcpy(blk, &d, 2);
+                    std::memcpy(blk + 2, &dmin, 2);
+                    break;
+                case DType::Q6_K: std::memcpy(blk + 208, &d, 2); break;
+                default: std::memcpy(blk, &d, 2); break;
+                }
+            }
+        }
+    });
+    return w;
+}
+
+double relErr(const std::vector<float>& y, const std::vector<double>& ref, int* bad) {
+    double num = 0, den = 0;
+    *bad = 0;
+    for (size_t i = 0; i < y.size(); ++i) {
+        if (!std::isfinite(y[i])) ++*bad;
+        num += (double(y[i]) - ref[i]) * (double(y[i]) - ref[i]);
+        den += ref[i] * ref[i];
+    }
+    return std::sqrt(num / std::max(den, 1e-300));
+}
+
+struct Device {
+    void* w = nullptr;      // device layout
+    void* wu = nullptr;     // second matrix (gate+up)
+    float* x = nullptr;     // fp32 x
+    void* xq = nullptr;     // X8 x
+    float* y = nullptr;
+    ~Device() {
+        for (void* p : {w, wu, static_cast<void*>(x), xq, static_cast<void*>(y)})
+            if (p) cudaFree(p);
+    }
+};
+
+// Uploads GGUF rows and converts them to the device layout.
+void* upload(const TypeCase& tc, const std::vector<uint8_t>& rows, int n, int k) {
+    void *src = nullptr, *dst = nullptr;
+    CUDA_OK(cudaMalloc(&src, rows.size()));
+    CUDA_OK(cudaMemcpy(src, rows.data(), rows.size(), cudaMemcpyHostToDevice));
+    if (!tc.repack) return src;
+    CUDA_OK(cudaMalloc(&dst, rows.size()));
+    cudaError_t e = cudaErrorInvalidValue;
+    if (tc.type == DType::Q6_K) e = launchRepackQ6K(src, dst, n, k, nullptr);
+    if (tc.type == DType::Q8_0) e = launchRepackQ8_0(src, dst, n, k, nullptr);
+    if (tc.type == DType::Q4_0) e = launchRepackQ4_0(src, dst, n, k, nullptr);
+    CUDA_OK(e);
+    CUDA_OK(cudaDeviceSynchronize());
+    cudaFree(src);
+    return dst;
+}
+
+cudaError_t launch(const TypeCase& tc, bool glu, const Device& d, int n, int k, const GemvLaunch& o) {
+    const void* x = tc.type == DType::BF16 ? static_cast<const void*>(d.x) : d.xq;
+    if (glu) {
+        switch (tc.type) {
+        case DType::Q4_K: return launchGemvGateUpQ4K(d.w, d.wu, x, d.y, n, k, nullptr, o);
+        case DType::Q5_K: return launchGemvGateUpQ5K(d.w, d.wu, x, d.y, n, k, nullptr, o);
+        case DType::Q6_K: return launchGemvGateUpQ6K(d.w, d.wu, x, d.y, n, k, nullptr, o);
+        case DType::Q8_0: return launchGemvGateUpQ8_0(d.w, d.wu, x, d.y, n, k, nullptr, o);
+        case DType::Q4_0: return launchGemvGateUpQ4_0(d.w, d.wu, x, d.y, n, k, nullptr, o);
+        default: return launchGemvGateUpBF16(d.w, d.wu, d.x, d.y, n, k, nullptr, o);
+        }
+    }
+    switch (tc.type) {
+    case DType::Q4_K: return launchGemvQ4K(d.w, x, d.y, n, k, nullptr, o);
+    case DType::Q5_K: return launchGemvQ5K(d.w, x, d.y, n, k, nullptr, o);
+    case DType::Q6_K: return launchGemvQ6K(d.w, x, d.y, n, k, nullptr, o);
+    case DType::Q8_0: return launchGemvQ8_0(d.w, x, d.y, n, k, nullptr, o);
+    case DType::Q4_0: return launchGemvQ4_0(d.w, x, d.y, n, k, nullptr, o);
+    default: return launchGemvBF16(d.w, d.x, d.y, n, k, nullptr, o);
+    }
+}
+
+// Reference W·x for both x forms, in double over dequantizeRow's floats.
+void reference(const TypeCase& tc, const std::vector<uint8_t>& w, int n, int k, const std::vector<float>& x,
+               const std::vector<float>& x8, std::vector<double>& ref, std::vector<double>& ref8) {
+    const size_t rowBytes = size_t(k / tc.blockElems) * tc.blockBytes;
+    ref.assign(n, 0.0);
+    ref8.assign(n, 0.0);
+    parallelFor(n, [&](int64_t r0, int64_t r1) {
+        std::vector<float> row(k);
+        for (int64_t r = r0; r < r1; ++r) {
+            dequantizeRow(tc.type, w.data() + r * rowBytes, row.data(), k);
+            double a = 0, b = 0;
+            for (int i = 0; i < k; ++i) {
+                a += double(row[i]) * x[i];
+                b += double(row[i]) * x8[i];
+            }
+            ref[r] = a;
+            ref8[r] = b;
+        }
+    });
+}
+
+double silu(double g) { return g / (1.0 + std::exp(-g)); }
+
+int gCase = 0;
+
+// One (type, shape) case; `configs` are the launch options to try on the same data.
+void runCase(const TypeCase& tc, int n, int k, bool glu, const std::vector<GemvLaunch>& configs) {
+    const uint64_t seed = 0x5EED0000ull + uint64_t(++gCase) * 7919;
+    const auto wg = randomRows(tc, n, k, seed);
+    const auto wu = glu ? randomRows(tc, n, k, seed + 1) : std::vector<uint8_t>{};
+    std::vector<float> x(k);
+    uint64_t s = seed ^ 0xABCDull;
+    for (float& v : x) v = float(int(splitmix(s) & 0xFFFF) - 32768) / 32768.0f;
+
+    Device d;
+    d.w = upload(tc, wg, n, k);
+    if (glu) d.wu = upload(tc, wu, n, k);
+    CUDA_OK(cudaMalloc(&d.x, size_t(k) * 4));
+    CUDA_OK(cudaMalloc(&d.xq, gemvX8Bytes(k)));
+    CUDA_OK(cudaMalloc(&d.y, size_t(n) * 4));
+    CUDA_OK(cudaMemcpy(d.x, x.data(), size_t(k) * 4, cudaMemcpyHostToDevice));
+    CUDA_OK(launchQuantizeX8(d.x, k, d.xq, nullptr));
+    std::vector<uint8_t> xq(gemvX8Bytes(k));
+    CUDA_OK(cudaMemcpy(xq.data(), d.xq, xq.size(), cudaMemcpyDeviceToHost));
+    std::vector<float> x8(k);
+    for (int i = 0; i < k; ++i) {
+        float scale;
+        std::memcpy(&scale, xq.data() + k + size_t(i / 32) * 16, 4);
+        x8[i] = float(int8_t(xq[i])) * scale;
+    }
+    const bool isBf16 = tc.type == DType::BF16;
+    const std::vector<float>& xUsed = isBf16 ? x : x8;
+
+    std::vector<double> ref, ref8, refU, ref8U;
+    reference(tc, wg, n, k, x, xUsed, ref, ref8);
+    if (glu) {
+        reference(tc, wu, n, k, x, xUsed, refU, ref8U);
+        for (int i = 0; i < n; ++i) {
+            ref[i] = silu(ref[i]) * refU[i];
+            ref8[i] = silu(ref8[i]) * ref8U[i];
+        }
+    }
+    const double tight = isBf16 ? 1e-5 : 1e-4; // fp32 accumulation on identical inputs
+    for (const GemvLaunch& o : configs) {
+        CUDA_OK(cudaMemset(d.y, 0xFF, size_t(n) * 4)); // NaN
+        CUDA_OK(launch(tc, glu, d, n, k, o));
+        CUDA_OK(cudaDeviceSynchronize());
+        std::vector<float> y(n);
+        CUDA_OK(cudaMemcpy(y.data(), d.y, size_t(n) * 4, cudaMemcpyDeviceToHost));
+        int bad = 0;
+        const double e8 = relErr(y, ref8, &bad);
+        const double e = relErr(y, ref, &bad);
+        std::printf("%s %s %d->%d rows/block %d warps %d variant %d pdl %d: err %.2e%s (vs fp32 x %.2e)%s\n",
+                    tc.name, glu ? "gate+up" : "gemv", k, n, o.rowsPerBlock, o.warps, o.variant, int(o.pdl), e8,
+                    isBf16 ? "" : " on X8 x", e, bad ? "  NON-FINITE" : "");
+        CHECK_MSG(bad == 0, tc.name << " " << k << "->" << n << ": " << bad << " outputs unwritten or non-finite");
+        CHECK_MSG(e8 <= tight, tc.name << " " << k << "->" << n << ": error " << e8 << " > " << tight);
+        // (one or a few rows: a single dot product can cancel to near zero, so no relative bound)
+        if (n >= 32) CHECK_MSG(e <= 1e-2, tc.name << " " << k << "->" << n << ": error vs fp32 x " << e << " > 1e-2");
+    }
+}
+
+} // namespace
+
+int main() {
+    test::announce("gemv", "cuda");
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        std::printf("SKIP: no CUDA device\n");
+        return test::kSkipExitCode;
+    }
+
+    // Argument checks: no launch, an error.
+    CHECK(launchGemvQ4K(nullptr, nullptr, nullptr, 8, 256, nullptr) == cudaErrorInvalidValue);
+    {
+        Device d;
+        CUDA_OK(cudaMalloc(&d.w, 4096));
+        CUDA_OK(cudaMalloc(&d.xq, 4096));
+        CUDA_OK(cudaMalloc(&d.y, 4096));
+        CHECK(launchGemvQ4K(d.w, d.xq, d.y, 4, 100, nullptr) == cudaErrorInvalidValue);
+        CHECK(launchGemvQ8_0(d.w, d.xq, d.y, 4, 48, nullptr) == cudaErrorInvalidValue);
+        CHECK(launchGemvQ4K(d.w, d.xq, d.y, 4, 256, nullptr, GemvLaunch{false, 3, 0}) == cudaErrorInvalidValue);
+    }
+
+    const int shapes[][2] = {{4096, 4096},  {4096, 1024},  {4096, 12288}, {12288, 4096}, {5120, 25600},
+                             {25600, 5120}, {5120, 17408}, {17408, 5120}, {5120, 12288}, {6144, 5120},
+                             {4096, 151936}, {5120, 151936}, {5120, 248320}};
+    std::vector<GemvLaunch> variants;
+    for (int r : {1, 2, 4, 8})
+        for (int w : {0, 1, 3, 8}) variants.push_back(GemvLaunch{false, r, w});
+    variants.push_back(GemvLaunch{true, 0, 0});
+    // the tuning variants (32-element Q4_K units, L1-allocating pairs, pipelined k loop)
+    for (int v : {1, 2, 4, 5, 6, 7}) {
+        for (int r : {1, 2, 4, 8}) variants.push_back(GemvLaunch{false, r, 0, v});
+        variants.push_back(GemvLaunch{true, 2, 3, v});
+    }
+    std::vector<GemvLaunch> gluVariants;
+    for (int r : {1, 2, 4})
+        for (int w : {0, 1, 8}) gluVariants.push_back(GemvLaunch{false, r, w});
+    gluVariants.push_back(GemvLaunch{true, 0, 0});
+    for (int v : {1, 2, 4, 7}) gluVariants.push_back(GemvLaunch{false, 2, 0, v});
+
+    for (const TypeCase& tc : kTypes) {
+        for (const auto& s : shapes) runCase(tc, s[1], s[0], false, {GemvLaunch{}});
+        // ragged row counts and short rows, under every configuration
+        for (int n : {1, 7, 33, 1000}) runCase(tc, n, 4096, false, variants);
+        runCase(tc, 33, 256, false, variants);
+        runCase(tc, 5, 768, false, variants);
+        // fused gate + up + SiLU
+        runCase(tc, 25600, 5120, true, {GemvLaunch{}, GemvLaunch{true, 0, 0}});
+        runCase(tc, 1000, 4096, true, gluVariants);
+        runCase(tc, 33, 256, true, gluVariants);
+    }
+    return test::finish();
+}
+
+#endif // HEARTH_HAVE_KERNELS

@@ -1,5 +1,6 @@
 // LoadedModel → GGUF with llama.cpp's conventions (names, keys, Q/K order, tied output omitted).
 #include "model/gguf_export.h"
+#include "model/gguf_hparams.h"
 
 #include <cmath>
 #include <cstring>
@@ -41,38 +42,6 @@ std::vector<uint8_t> permuteRows(const uint8_t* data, uint64_t rowBytes, int64_t
                 std::memcpy(out.data() + uint64_t(to) * rowBytes, data + uint64_t(from) * rowBytes, rowBytes);
             }
     return out;
-}
-
-void writeHyperparameters(Metadata& meta, const ModelConfig& c, const std::string& a) {
-    meta.set(a + ".context_length", GgufValue::u32(uint32_t(c.contextLength)));
-    meta.set(a + ".embedding_length", GgufValue::u32(uint32_t(c.hidden)));
-    meta.set(a + ".block_count", GgufValue::u32(uint32_t(c.layers)));
-    meta.set(a + ".feed_forward_length", GgufValue::u32(uint32_t(c.ffn)));
-    meta.set(a + ".attention.head_count", GgufValue::u32(uint32_t(c.heads)));
-    meta.set(a + ".attention.head_count_kv", GgufValue::u32(uint32_t(c.kvHeads)));
-    meta.set(a + ".attention.key_length", GgufValue::u32(uint32_t(c.headDim)));
-    meta.set(a + ".attention.value_length", GgufValue::u32(uint32_t(c.headDim)));
-    meta.set(a + ".attention.layer_norm_rms_epsilon", GgufValue::f32(c.rmsEps));
-    meta.set(a + ".rope.freq_base", GgufValue::f32(c.rope.theta));
-    meta.set(a + ".rope.dimension_count", GgufValue::u32(uint32_t(c.rope.dims)));
-    meta.set(a + ".vocab_size", GgufValue::u32(uint32_t(c.vocabSize)));
-    const std::string s = a + ".rope.scaling.";
-    switch (c.rope.scaling) {
-    case RopeScaling::None:
-    case RopeScaling::Llama3: break; // llama3: rope_freqs.weight instead, as llama.cpp does
-    case RopeScaling::Linear:
-        meta.set(s + "type", GgufValue::string("linear"));
-        meta.set(s + "factor", GgufValue::f32(c.rope.factor));
-        break;
-    case RopeScaling::Yarn:
-        meta.set(s + "type", GgufValue::string("yarn"));
-        meta.set(s + "factor", GgufValue::f32(c.rope.factor));
-        meta.set(s + "original_context_length", GgufValue::u32(uint32_t(c.rope.originalContext)));
-        meta.set(s + "yarn_beta_fast", GgufValue::f32(c.rope.yarnBetaFast));
-        meta.set(s + "yarn_beta_slow", GgufValue::f32(c.rope.yarnBetaSlow));
-        if (c.rope.yarnAttentionFactor > 0) meta.set(s + "attn_factor", GgufValue::f32(c.rope.yarnAttentionFactor));
-        break;
-    }
 }
 
 // llama.cpp stores Llama 3 scaling as per-frequency divisors (rope_freqs.weight). They are
@@ -178,7 +147,7 @@ Result<io::GgufWriter> buildGgufWriter(const LoadedModel& model, QuantPreset pre
     meta.set("general.alignment", GgufValue::u32(32));
     meta.set("general.file_type", GgufValue::u32(ggufFileType(preset)));
     if (quantized) meta.set("general.quantization_version", GgufValue::u32(2));
-    writeHyperparameters(meta, c, arch);
+    for (auto& [key, value] : ggufArchitectureKeys(c)) meta.set(key, std::move(value));
     writeTokenizer(meta, *model.tokenizer);
     HEARTH_TRY(copySourceKeys(meta, model));
 

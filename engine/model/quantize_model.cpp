@@ -16,27 +16,6 @@
 namespace hearth {
 namespace {
 
-// Encodes one float row as `type`. The 16/32-bit types are converted here so that they never
-// depend on the block quantizers; block types go through quantizeRow.
-void encodeRow(DType type, const float* src, uint8_t* dst, int64_t n) {
-    switch (type) {
-    case DType::F32: std::memcpy(dst, src, size_t(n) * sizeof(float)); return;
-    case DType::F16:
-        for (int64_t i = 0; i < n; ++i) {
-            const uint16_t h = floatToHalf(src[i]);
-            std::memcpy(dst + 2 * i, &h, 2);
-        }
-        return;
-    case DType::BF16:
-        for (int64_t i = 0; i < n; ++i) {
-            const uint16_t b = floatToBf16(src[i]);
-            std::memcpy(dst + 2 * i, &b, 2);
-        }
-        return;
-    default: quantizeRow(type, src, dst, n); return;
-    }
-}
-
 int resolveThreads(int threads) {
     if (threads > 0) return threads;
     const unsigned hw = std::thread::hardware_concurrency();
@@ -59,7 +38,7 @@ int64_t convertMatrix(const WeightMatrix& m, DType to, uint64_t outRowBytes, uin
                 while (r < seen && !badRow.compare_exchange_weak(seen, r)) {}
                 continue;
             }
-            encodeRow(to, row.data(), out + uint64_t(r) * outRowBytes, m.cols);
+            quantizeRow(to, row.data(), out + uint64_t(r) * outRowBytes, m.cols); // F32/F16/BF16 too
         }
     };
     const int64_t n = std::max<int64_t>(1, std::min<int64_t>(threads, m.rows));

@@ -1,6 +1,7 @@
 // Synthetic models: the tensor plan (llama.cpp names and order, types from the preset planner)
 // and the GGUF metadata; synth_writer.cpp streams the result to disk.
 #include "model/synth.h"
+#include "model/gguf_hparams.h"
 
 #include <chrono>
 #include <filesystem>
@@ -17,36 +18,6 @@ bool synthCanFill(DType type) {
     case DType::F32: case DType::F16: case DType::BF16: case DType::Q8_0: case DType::Q4_0:
     case DType::Q5_0: case DType::Q4_K: case DType::Q5_K: case DType::Q6_K: return true;
     default: return false;
-    }
-}
-
-void addArchitectureKeys(const ModelConfig& c, synth::Metadata& m) {
-    const std::string a = architectureName(c.arch);
-    m.emplace_back(a + ".vocab_size", GgufValue::u32(uint32_t(c.vocabSize)));
-    m.emplace_back(a + ".context_length", GgufValue::u32(uint32_t(c.contextLength)));
-    m.emplace_back(a + ".embedding_length", GgufValue::u32(uint32_t(c.hidden)));
-    m.emplace_back(a + ".block_count", GgufValue::u32(uint32_t(c.layers)));
-    m.emplace_back(a + ".feed_forward_length", GgufValue::u32(uint32_t(c.ffn)));
-    m.emplace_back(a + ".attention.head_count", GgufValue::u32(uint32_t(c.heads)));
-    m.emplace_back(a + ".attention.head_count_kv", GgufValue::u32(uint32_t(c.kvHeads)));
-    m.emplace_back(a + ".attention.key_length", GgufValue::u32(uint32_t(c.headDim)));
-    m.emplace_back(a + ".attention.value_length", GgufValue::u32(uint32_t(c.headDim)));
-    m.emplace_back(a + ".attention.layer_norm_rms_epsilon", GgufValue::f32(c.rmsEps));
-    m.emplace_back(a + ".rope.freq_base", GgufValue::f32(c.rope.theta));
-    m.emplace_back(a + ".rope.dimension_count", GgufValue::u32(uint32_t(c.rope.dims)));
-    // Llama 3 scaling travels as the rope_freqs.weight tensor instead (as llama.cpp's converter
-    // writes it); a scaling type key as well would apply it twice.
-    const std::string s = a + ".rope.scaling.";
-    if (c.rope.scaling == RopeScaling::Linear) {
-        m.emplace_back(s + "type", GgufValue::string("linear"));
-        m.emplace_back(s + "factor", GgufValue::f32(c.rope.factor));
-    } else if (c.rope.scaling == RopeScaling::Yarn) {
-        m.emplace_back(s + "type", GgufValue::string("yarn"));
-        m.emplace_back(s + "factor", GgufValue::f32(c.rope.factor));
-        m.emplace_back(s + "original_context_length", GgufValue::u32(uint32_t(c.rope.originalContext)));
-        if (c.rope.yarnAttentionFactor > 0) m.emplace_back(s + "attn_factor", GgufValue::f32(c.rope.yarnAttentionFactor));
-        m.emplace_back(s + "yarn_beta_fast", GgufValue::f32(c.rope.yarnBetaFast));
-        m.emplace_back(s + "yarn_beta_slow", GgufValue::f32(c.rope.yarnBetaSlow));
     }
 }
 
@@ -128,7 +99,7 @@ Status writeSynthModel(const SynthParams& params, SynthSummary* summary) {
     m.emplace_back("general.name", GgufValue::string(c.name));
     m.emplace_back("general.file_type", GgufValue::u32(ggufFileType(params.preset)));
     if (presetIsQuantized(params.preset)) m.emplace_back("general.quantization_version", GgufValue::u32(2));
-    addArchitectureKeys(c, m);
+    for (auto& [key, value] : ggufArchitectureKeys(c)) m.emplace_back(key, std::move(value));
     HEARTH_TRY(synth::addTokenizer(params, c, m));
     // Provenance: enough to regenerate the same bytes.
     m.emplace_back("hearth.synth.shape", GgufValue::string(plan.shapeName));

@@ -116,10 +116,20 @@ public:
     void addTensorView(const std::string& name, DType type, std::vector<uint64_t> ne,
                        const uint8_t* data, uint64_t bytes);
 
+    // A tensor whose data the caller writes itself after the header (streaming writers such as
+    // synth): only its name, type and shape are registered. write()/serialize() refuse such
+    // tensors; serializeHeader() lays them out like the others.
+    void addTensorLayout(const std::string& name, DType type, std::vector<uint64_t> ne);
+
     // The whole file in memory (tests, corpora).
     Result<std::string> serialize() const;
+    // Only the header: magic, metadata, tensor infos, zero padding to the alignment. Tensor i's
+    // data then starts at header.size() + the offset its info records (each tensor padded to
+    // the alignment, in insertion order).
+    Result<std::string> serializeHeader() const;
     // Writes `path` atomically: to "path.part", fsync, then rename. A failed or interrupted write
-    // never leaves a file at `path`. Errors: InvalidArgument (inconsistent tensor), Internal (I/O).
+    // never leaves a file at `path`. Errors: InvalidArgument (inconsistent tensor, a path that cannot
+    // be created), Internal (an I/O error while writing).
     Status write(const std::string& path) const;
 
 private:
@@ -130,8 +140,9 @@ private:
         std::vector<uint8_t> owned;
         const uint8_t* data;
         uint64_t bytes;
+        bool layoutOnly = false;
     };
-    Status validate() const;
+    Status validate(bool allowLayoutOnly) const;
     std::vector<std::pair<std::string, GgufValue>> m_metadata;
     std::vector<Tensor> m_tensors;
 };

@@ -1,14 +1,12 @@
 // GGUF v3 writer: the header is built in memory, tensor data is streamed (models can be larger
 // than memory) with zero padding to the alignment after the header and after every tensor,
 // which is what llama.cpp writes, so reading a file and writing it back is byte-identical.
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
-#include <filesystem>
 #include <limits>
-#include <unistd.h>
+#include <optional>
 #include <unordered_set>
 
+#include "io/atomic_file.h"
 #include "io/checked.h"
 #include "io/gguf.h"
 
@@ -118,21 +116,6 @@ uint64_t paddingFor(uint64_t size, uint64_t alignment) {
     return rem ? alignment - rem : 0;
 }
 
-Status writeAll(int fd, const void* data, uint64_t size, const std::string& path) {
-    const char* p = static_cast<const char*>(data);
-    while (size > 0) {
-        size_t chunk = size > (uint64_t(1) << 30) ? size_t(1) << 30 : size_t(size);
-        ssize_t n = ::write(fd, p, chunk);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return internalError(path + ": write failed: " + std::strerror(errno));
-        }
-        p += n;
-        size -= static_cast<uint64_t>(n);
-    }
-    return Status::ok();
-}
-
 } // namespace
 
 void GgufWriter::set(const std::string& key, GgufValue value) {
@@ -152,12 +135,20 @@ void GgufWriter::addTensor(const std::string& name, DType type, std::vector<uint
     m_tensors.push_back(std::move(t));
 }
 
+void GgufWriter::addTensorLayout(const std::string& name, DType type, std::vector<uint64_t> ne) {
+    Tensor t{name, type, std::move(ne), {}, nullptr, 0, true};
+    uint64_t rows = 1;
+    for (size_t i = 1; i < t.ne.size(); ++i) rows *= t.ne[i];
+    if (auto row = t.ne.empty() ? std::nullopt : rowBytes(type, t.ne[0])) t.bytes = *row * rows; // checked in validate()
+    m_tensors.push_back(std::move(t));
+}
+
 void GgufWriter::addTensorView(const std::string& name, DType type, std::vector<uint64_t> ne,
                                const uint8_t* data, uint64_t bytes) {
     m_tensors.push_back(Tensor{name, type, std::move(ne), {}, data, bytes});
 }
 
-Status GgufWriter::validate() const {
+Status GgufWriter::validate(bool allowLayoutOnly) const {
     std::unordered_set<std::string> keys;
     for (const auto& [key, value] : m_metadata) {
         if (key.empty() || key.size() > 65535) return invalidArgument("GGUF key '" + key + "' has a bad length");
@@ -194,16 +185,19 @@ Status GgufWriter::validate() const {
         if (!expected || *expected != t.bytes)
             return invalidArgument(label + " has " + std::to_string(t.bytes) + " bytes of data, its type and shape need " +
                                    (expected ? std::to_string(*expected) : std::string("more than 2^64")));
+        if (t.layoutOnly) {
+            if (!allowLayoutOnly) return invalidArgument(label + " has no data (only its layout was given)");
+            continue;
+        }
         const uint8_t* data = t.owned.empty() ? t.data : t.owned.data();
         if (t.bytes > 0 && !data) return invalidArgument(label + " has no data");
     }
     return Status::ok();
 }
 
-// Emits the file through `sink(const void*, uint64_t) -> Status`: header and tensor data.
-template <typename Sink>
-static Status emitGguf(const std::vector<std::pair<std::string, GgufValue>>& metadata,
-                       const auto& tensors, Sink&& sink) {
+// The header: magic, metadata, tensor infos with offsets, zero padding to the alignment.
+static Result<std::string> buildHeader(const std::vector<std::pair<std::string, GgufValue>>& metadata,
+                                       const auto& tensors) {
     const uint64_t alignment = alignmentOf(metadata);
     std::string header;
     header.append("GGUF", 4);
@@ -225,8 +219,16 @@ static Status emitGguf(const std::vector<std::pair<std::string, GgufValue>>& met
         offset += t.bytes + paddingFor(t.bytes, alignment);
     }
     header.append(paddingFor(header.size(), alignment), '\0');
-    HEARTH_TRY(sink(header.data(), header.size()));
+    return header;
+}
 
+// Emits the file through `sink(const void*, uint64_t) -> Status`: header and tensor data.
+template <typename Sink>
+static Status emitGguf(const std::vector<std::pair<std::string, GgufValue>>& metadata,
+                       const auto& tensors, Sink&& sink) {
+    const uint64_t alignment = alignmentOf(metadata);
+    HEARTH_ASSIGN(const std::string header, buildHeader(metadata, tensors));
+    HEARTH_TRY(sink(header.data(), header.size()));
     const std::string zeros(alignment, '\0');
     for (const auto& t : tensors) {
         const uint8_t* data = t.owned.empty() ? t.data : t.owned.data();
@@ -237,7 +239,7 @@ static Status emitGguf(const std::vector<std::pair<std::string, GgufValue>>& met
 }
 
 Result<std::string> GgufWriter::serialize() const {
-    HEARTH_TRY(validate());
+    HEARTH_TRY(validate(false));
     std::string out;
     HEARTH_TRY(emitGguf(m_metadata, m_tensors, [&](const void* p, uint64_t n) {
         out.append(static_cast<const char*>(p), n);
@@ -246,31 +248,16 @@ Result<std::string> GgufWriter::serialize() const {
     return out;
 }
 
-Status GgufWriter::write(const std::string& path) const {
-    HEARTH_TRY(validate());
-    const std::string part = path + ".part";
-    int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return internalError(part + ": cannot create: " + std::strerror(errno));
+Result<std::string> GgufWriter::serializeHeader() const {
+    HEARTH_TRY(validate(true));
+    return buildHeader(m_metadata, m_tensors);
+}
 
-    Status st = emitGguf(m_metadata, m_tensors,
-                         [&](const void* p, uint64_t n) { return writeAll(fd, p, n, part); });
-    // fsync before rename: after a crash the file is either complete or absent.
-    if (st.isOk() && ::fsync(fd) != 0) st = internalError(part + ": fsync failed: " + std::strerror(errno));
-    if (::close(fd) != 0 && st.isOk()) st = internalError(part + ": close failed: " + std::strerror(errno));
-    if (st.isOk() && ::rename(part.c_str(), path.c_str()) != 0)
-        st = internalError(path + ": cannot rename " + part + " into place: " + std::strerror(errno));
-    if (!st.isOk()) {
-        ::unlink(part.c_str());
-        return st;
-    }
-    // Best effort: make the rename itself durable.
-    std::string dir = std::filesystem::path(path).parent_path().string();
-    int dirFd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirFd >= 0) {
-        ::fsync(dirFd);
-        ::close(dirFd);
-    }
-    return Status::ok();
+Status GgufWriter::write(const std::string& path) const {
+    HEARTH_TRY(validate(false));
+    HEARTH_ASSIGN(AtomicFile file, AtomicFile::create(path));
+    HEARTH_TRY(emitGguf(m_metadata, m_tensors, [&](const void* p, uint64_t n) { return file.append(p, n); }));
+    return file.commit(); // the destructor removes the .part file on any error above
 }
 
 } // namespace hearth::io

@@ -34,9 +34,8 @@ Result<nlohmann::json> parseJson(const std::string& text, const std::string& nam
 }
 
 Result<nlohmann::json> readJsonFile(const std::string& path) {
-    HEARTH_ASSIGN(auto file, MappedFile::open(path));
-    if (file->size() == 0) return dataLoss(path + ": invalid JSON at byte 0: the file is empty");
-    std::string text(reinterpret_cast<const char*>(file->data()), file->size());
+    HEARTH_ASSIGN(const std::string text, readWholeFile(path));
+    if (text.empty()) return dataLoss(path + ": invalid JSON at byte 0: the file is empty");
     return parseJson(text, path);
 }
 

@@ -60,4 +60,10 @@ MappedFile::~MappedFile() {
     if (m_mapped && m_data) ::munmap(const_cast<uint8_t*>(m_data), m_size);
 }
 
+Result<std::string> readWholeFile(const std::string& path) {
+    HEARTH_ASSIGN(auto file, MappedFile::open(path));
+    if (file->size() == 0) return std::string();
+    return std::string(reinterpret_cast<const char*>(file->data()), file->size());
+}
+
 } // namespace hearth::io

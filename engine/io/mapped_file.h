@@ -35,4 +35,7 @@ private:
     std::string m_buffer;  // owns the bytes for fromBuffer()
 };
 
+// The whole file as bytes (small files: configs, tokenizers, templates). Errors as open().
+Result<std::string> readWholeFile(const std::string& path);
+
 } // namespace hearth::io

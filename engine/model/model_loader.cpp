@@ -5,12 +5,10 @@
 #include <algorithm>
 #include <filesystem>
 
-#include <fstream>
-#include <sstream>
-
 #include "chat/chat_template.h"
 #include "io/gguf.h"
 #include "io/json_file.h"
+#include "io/mapped_file.h"
 
 namespace hearth {
 namespace {
@@ -47,11 +45,7 @@ Status readHfChatTemplate(const std::string& folder, std::string& out) {
     std::error_code ec;
     const fs::path jinja = fs::path(folder) / "chat_template.jinja";
     if (fs::exists(jinja, ec)) {
-        std::ifstream in(jinja, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (!in.good() && !in.eof()) return dataLoss(jinja.string() + ": cannot be read");
-        out = text.str();
+        HEARTH_ASSIGN(out, io::readWholeFile(jinja.string()));
         return Status::ok();
     }
     const fs::path config = fs::path(folder) / "tokenizer_config.json";

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/gguf.h"
+#include "io/mapped_file.h"
 #include "tokenizer/sp_model_proto.h"
 #include "tokenizer/spm_tokenizer.h"
 #include "tokenizer/tokenizer.h"
@@ -22,24 +23,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Result<std::string> readWholeFile(const std::string& path) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) return notFound(path + ": no such file");
-    if (fs::is_directory(path, ec)) return invalidArgument(path + ": is a folder, expected a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return invalidArgument(path + ": cannot be opened for reading");
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) return internalError(path + ": read error");
-    return bytes.str();
-}
 
 // HF's add_bos_token/add_eos_token from a tokenizer_config.json beside the model, if any.
 Status applyTokenizerConfig(const std::string& modelPath, spm::TokenizerOptions& options) {
     const fs::path configPath = fs::path(modelPath).parent_path() / "tokenizer_config.json";
     std::error_code ec;
     if (!fs::is_regular_file(configPath, ec)) return Status::ok();
-    HEARTH_ASSIGN(const std::string text, readWholeFile(configPath.string()));
+    HEARTH_ASSIGN(const std::string text, io::readWholeFile(configPath.string()));
     const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) return dataLoss(configPath.string() + ": invalid JSON");
     if (!json.is_object()) return dataLoss(configPath.string() + ": expected a JSON object");
@@ -80,7 +70,7 @@ Result<std::unique_ptr<Tokenizer>> loadTokenizerJsonFile(const std::string& path
 
 Result<std::unique_ptr<Tokenizer>> loadSentencePieceFile(const std::string& path) {
     try {
-        HEARTH_ASSIGN(const std::string bytes, readWholeFile(path));
+        HEARTH_ASSIGN(const std::string bytes, io::readWholeFile(path));
         HEARTH_ASSIGN(spm::ModelProto model, spm::parseModelProto(bytes, path));
 
         // Runs of spaces are kept. SentencePiece models usually say remove_extra_whitespaces

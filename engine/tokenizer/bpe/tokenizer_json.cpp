@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/mapped_file.h"
 #include "io/json_file.h"
 #include "tokenizer/bpe/bpe_loader.h"
 #include "tokenizer/bpe/bpe_tokenizer.h"
@@ -345,31 +346,15 @@ Result<std::unique_ptr<Tokenizer>> parseTokenizerJson(const std::string& jsonTex
     }
 }
 
-namespace {
-
-Result<std::string> readText(const std::string& path) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) return notFound(path + ": no such file");
-    if (fs::is_directory(path, ec)) return invalidArgument(path + ": is a folder, expected a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return invalidArgument(path + ": cannot be opened for reading");
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) return internalError(path + ": read error");
-    return bytes.str();
-}
-
-} // namespace
-
 Result<std::unique_ptr<Tokenizer>> loadTokenizerJson(const std::string& path) {
     try {
-        HEARTH_ASSIGN(const std::string text, readText(path));
+        HEARTH_ASSIGN(const std::string text, io::readWholeFile(path));
         if (text.empty()) return dataLoss(path + ": invalid JSON at byte 0: the file is empty");
         std::string configText;
         const fs::path configPath = fs::path(path).parent_path() / "tokenizer_config.json";
         std::error_code ec;
         if (fs::is_regular_file(configPath, ec)) {
-            HEARTH_ASSIGN(configText, readText(configPath.string()));
+            HEARTH_ASSIGN(configText, io::readWholeFile(configPath.string()));
             if (configText.empty()) return dataLoss(configPath.string() + ": invalid JSON at byte 0: the file is empty");
         }
         return parseTokenizerJson(text, configText, path);

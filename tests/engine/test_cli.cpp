@@ -1,6 +1,5 @@
 // hearth-cli as a user meets it: JSON output of run/inspect/tokenize, --logits-out, and every
 // kind of bad input answered by one line on stderr and a non-zero exit (never a crash or hang).
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -8,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check.h"
+#include "test_helpers.h"
 #include "io/gguf.h"
 #include "model_builder.h"
 #include "testdata.h"
@@ -17,26 +17,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-    int exitCode = -1;      // -1: killed by a signal
-    std::string out, err;
-};
 
 fs::path g_dir;
 
-Outcome cli(const std::string& args, const std::string& stdinText = "") {
-    const char* exe = std::getenv("HEARTH_CLI");
-    const fs::path in = g_dir / "stdin.txt", out = g_dir / "stdout.txt", err = g_dir / "stderr.txt";
-    std::ofstream(in, std::ios::binary) << stdinText;
-    const std::string command = "timeout 120 " + std::string(exe) + " " + args + " < " + in.string() + " > " +
-                                out.string() + " 2> " + err.string();
-    const int status = std::system(command.c_str());
-    Outcome o;
-    if (WIFEXITED(status)) o.exitCode = WEXITSTATUS(status);
-    o.out = test::readTextFile(out);
-    o.err = test::readTextFile(err);
-    return o;
-}
+using Outcome = test::CliOutcome;
+Outcome cli(const std::string& args, const std::string& stdinText = "") { return test::runCli(g_dir, args, stdinText, 120); }
 
 // A user error: non-zero exit (not a signal, not the timeout), nothing on stdout, one line on
 // stderr that contains `needle`.

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "check.h"
+#include "test_helpers.h"
 #include "hearth/engine.h"
 #include "model/model_config.h"
 #include "model_builder.h"
@@ -16,29 +17,10 @@ namespace fs = std::filesystem;
 namespace {
 
 std::vector<float> logitsFor(const std::string& path, const std::vector<int32_t>& ids, int threads = 2) {
-    auto model = Model::load({.path = path, .threads = threads});
-    CHECK_OK(model);
-    if (!model.isOk()) return {};
-    auto session = Session::create(*model.value(), {});
-    CHECK_OK(session);
-    std::vector<float> logits;
-    GenerateParams p;
-    p.maxTokens = 0;
-    p.allLogits = &logits;
-    auto r = session.value()->generate(ids, p);
-    CHECK_OK(r);
-    return logits;
+    return test::teacherForcedLogits(path, ids, threads);
 }
 
-double relativeError(const std::vector<float>& a, const std::vector<float>& b) {
-    if (a.size() != b.size() || a.empty()) return INFINITY;
-    double diff = 0, norm = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-        diff += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
-        norm += double(b[i]) * b[i];
-    }
-    return std::sqrt(diff / norm);
-}
+using test::relativeError;
 
 const std::vector<int32_t> kIds = {1, 300, 17, 259, 42, 299, 5, 280, 311, 7, 100, 260};
 

@@ -2,7 +2,6 @@
 // same (F32: identical) or close logits; the planned type mix follows llama.cpp's Q4_K_M/Q5_K_M
 // rules and row fallbacks; the written metadata is what GGUF readers expect; a mixed-type file
 // round-trips through reader + writer bit for bit; bad input is refused naming what is wrong.
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include <fstream>
 
 #include "check.h"
+#include "test_helpers.h"
 #include "hearth/engine.h"
 #include "io/gguf.h"
 #include "model/gguf_export.h"
@@ -28,50 +28,14 @@ fs::path g_dir;
 const std::vector<int32_t> kIds = {1, 300, 17, 259, 42, 299, 5, 280, 311, 7, 100, 260};
 
 std::vector<float> logitsFor(const std::string& path, const std::vector<int32_t>& ids, const std::string& quant = "") {
-    ModelParams params;
-    params.path = path;
-    params.threads = 2;
-    params.quant = quant;
-    auto model = Model::load(params);
-    CHECK_MSG(model.isOk(), path << " " << quant << ": " << model.status().message());
-    if (!model.isOk()) return {};
-    auto session = Session::create(*model.value(), {});
-    CHECK_OK(session);
-    std::vector<float> logits;
-    GenerateParams p;
-    p.maxTokens = 0;
-    p.allLogits = &logits;
-    CHECK_OK(session.value()->generate(ids, p));
-    return logits;
+    return test::teacherForcedLogits(path, ids, 2, quant);
 }
 
-double relativeError(const std::vector<float>& a, const std::vector<float>& ref) {
-    if (a.size() != ref.size() || a.empty()) return INFINITY;
-    double diff = 0, norm = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-        diff += (double(a[i]) - ref[i]) * (double(a[i]) - ref[i]);
-        norm += double(ref[i]) * ref[i];
-    }
-    return std::sqrt(diff / norm);
-}
 
-struct Outcome {
-    int exitCode = -1;
-    std::string out, err;
-};
 
-Outcome cli(const std::string& args) {
-    const char* exe = std::getenv("HEARTH_CLI");
-    const fs::path out = g_dir / "stdout.txt", err = g_dir / "stderr.txt";
-    const std::string command = "timeout 300 " + std::string(exe ? exe : "hearth-cli") + " " + args + " > " +
-                                out.string() + " 2> " + err.string();
-    const int status = std::system(command.c_str());
-    Outcome o;
-    if (WIFEXITED(status)) o.exitCode = WEXITSTATUS(status);
-    o.out = test::readTextFile(out);
-    o.err = test::readTextFile(err);
-    return o;
-}
+using Outcome = test::CliOutcome;
+using test::relativeError;
+Outcome cli(const std::string& args) { return test::runCli(g_dir, args); }
 
 bool quantizedTypesReady() {
     const bool ready = isComputeSupported(DType::Q4_K) && isQuantizable(DType::Q4_K);

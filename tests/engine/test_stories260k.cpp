@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check.h"
+#include "test_helpers.h"
 #include "hearth/engine.h"
 #include "testdata.h"
 
@@ -53,14 +54,7 @@ GenerateResult generate(const Model& model, const Record& r, std::vector<float>*
     return result.isOk() ? result.value() : GenerateResult{};
 }
 
-double relativeError(const std::vector<float>& a, const std::vector<float>& b) {
-    double diff = 0, norm = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-        diff += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
-        norm += double(b[i]) * b[i];
-    }
-    return std::sqrt(diff / norm);
-}
+using test::relativeError;
 
 } // namespace
 

@@ -3,7 +3,6 @@
 // statistics in every type; big shapes are checked through their plan and a sparse header-only
 // file (real vocabulary and widths, no gigabytes written); real tokenizers are embedded and
 // padded; bad input leaves no file behind.
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check.h"
+#include "test_helpers.h"
 #include "hearth/engine.h"
 #include "io/gguf.h"
 #include "model/model_loader.h"
@@ -359,23 +359,8 @@ void checkBadInput() {
     CHECK(!fs::exists(path("no")));
 }
 
-struct Outcome {
-    int exitCode = -1;
-    std::string out, err;
-};
-
-Outcome cli(const std::string& args) {
-    const char* exe = std::getenv("HEARTH_CLI");
-    const fs::path out = g_dir / "stdout.txt", err = g_dir / "stderr.txt";
-    const std::string command = "timeout 120 " + std::string(exe) + " " + args + " > " + out.string() + " 2> " +
-                                err.string();
-    const int status = std::system(command.c_str());
-    Outcome o;
-    if (WIFEXITED(status)) o.exitCode = WEXITSTATUS(status);
-    o.out = test::readTextFile(out);
-    o.err = test::readTextFile(err);
-    return o;
-}
+using Outcome = test::CliOutcome;
+Outcome cli(const std::string& args) { return test::runCli(g_dir, args, "", 120); }
 
 void checkCli() {
     if (!std::getenv("HEARTH_CLI")) {

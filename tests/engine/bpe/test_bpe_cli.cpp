@@ -1,7 +1,6 @@
 // hearth-cli tokenize with a byte-level BPE tokenizer.json (Qwen3): ids as HF encode(text,
 // add_special_tokens=False) gives them, --decode back to text, and a broken tokenizer.json
 // answered by one line on stderr naming the file.
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check.h"
+#include "test_helpers.h"
 #include "testdata.h"
 
 using namespace hearth;
@@ -17,26 +17,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-    int exitCode = -1; // -1: killed by a signal
-    std::string out, err;
-};
 
 fs::path g_dir;
 
-Outcome cli(const std::string& args, const std::string& stdinText) {
-    const char* exe = std::getenv("HEARTH_CLI");
-    const fs::path in = g_dir / "stdin.txt", out = g_dir / "stdout.txt", err = g_dir / "stderr.txt";
-    std::ofstream(in, std::ios::binary) << stdinText;
-    const std::string command = "timeout 120 " + std::string(exe) + " " + args + " < " + in.string() + " > " +
-                                out.string() + " 2> " + err.string();
-    const int status = std::system(command.c_str());
-    Outcome o;
-    if (WIFEXITED(status)) o.exitCode = WEXITSTATUS(status);
-    o.out = test::readTextFile(out);
-    o.err = test::readTextFile(err);
-    return o;
-}
+using Outcome = test::CliOutcome;
+Outcome cli(const std::string& args, const std::string& stdinText) { return test::runCli(g_dir, args, stdinText, 120); }
 
 } // namespace
 

@@ -1,0 +1,61 @@
+#include "test_helpers.h"
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+#include "check.h"
+#include "hearth/engine.h"
+#include "testdata.h"
+
+namespace hearth::test {
+
+CliOutcome runCli(const std::filesystem::path& scratch, const std::string& args, const std::string& stdinText,
+                  int timeoutSeconds) {
+    const char* exe = std::getenv("HEARTH_CLI");
+    const auto in = scratch / "stdin.txt", out = scratch / "stdout.txt", err = scratch / "stderr.txt";
+    std::ofstream(in, std::ios::binary) << stdinText;
+    const std::string command = "timeout " + std::to_string(timeoutSeconds) + " " +
+                                std::string(exe ? exe : "hearth-cli") + " " + args + " < " + in.string() + " > " +
+                                out.string() + " 2> " + err.string();
+    const int status = std::system(command.c_str());
+    CliOutcome o;
+    if (WIFEXITED(status)) o.exitCode = WEXITSTATUS(status);
+    o.out = readTextFile(out);
+    o.err = readTextFile(err);
+    return o;
+}
+
+std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::vector<int32_t>& ids, int threads,
+                                       const std::string& quant) {
+    ModelParams params;
+    params.path = modelPath;
+    params.threads = threads;
+    params.quant = quant;
+    auto model = Model::load(params);
+    CHECK_MSG(model.isOk(), modelPath << " " << quant << ": " << model.status().message());
+    if (!model.isOk()) return {};
+    auto session = Session::create(*model.value(), {});
+    CHECK_OK(session);
+    if (!session.isOk()) return {};
+    std::vector<float> logits;
+    GenerateParams p;
+    p.maxTokens = 0;
+    p.allLogits = &logits;
+    CHECK_OK(session.value()->generate(ids, p));
+    return logits;
+}
+
+double relativeError(const std::vector<float>& a, const std::vector<float>& ref) {
+    if (a.size() != ref.size() || a.empty()) return INFINITY;
+    double diff = 0, norm = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        diff += (double(a[i]) - ref[i]) * (double(a[i]) - ref[i]);
+        norm += double(ref[i]) * ref[i];
+    }
+    return std::sqrt(diff / norm);
+}
+
+} // namespace hearth::test

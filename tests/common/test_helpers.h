@@ -1,0 +1,29 @@
+// Helpers several engine tests share: running hearth-cli as a user would, and comparing logits.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace hearth::test {
+
+struct CliOutcome {
+    int exitCode = -1; // -1: killed by a signal
+    std::string out, err;
+};
+
+// Runs $HEARTH_CLI (set by ctest for every engine test) with `args` (shell words) and `stdinText`
+// on stdin, under a timeout; stdout/stderr are captured through files in `scratch`.
+CliOutcome runCli(const std::filesystem::path& scratch, const std::string& args, const std::string& stdinText = "",
+                  int timeoutSeconds = 300);
+
+// The logits of a teacher-forced pass over `ids` on a fresh session ([ids x vocab]); empty (and a
+// failed check) when the model does not load. `quant`: a preset applied at load, or empty.
+std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::vector<int32_t>& ids, int threads = 2,
+                                       const std::string& quant = "");
+
+// ‖a − ref‖ / ‖ref‖ in double precision; infinity when the sizes differ or are zero.
+double relativeError(const std::vector<float>& a, const std::vector<float>& ref);
+
+} // namespace hearth::test

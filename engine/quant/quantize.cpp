@@ -43,20 +43,8 @@ const char* describeHalf(uint16_t h) {
 
 } // namespace
 
-bool isQuantizable(DType type) {
-    switch (type) {
-    case DType::F32:
-    case DType::F16:
-    case DType::BF16:
-    case DType::Q8_0:
-    case DType::Q4_0:
-    case DType::Q5_0:
-    case DType::Q4_K:
-    case DType::Q5_K:
-    case DType::Q6_K: return true;
-    default: return false;
-    }
-}
+// Every type Hearth computes with, it can also produce (and the other way round).
+bool isQuantizable(DType type) { return isComputeSupported(type); }
 
 // A trailing partial block (n not a multiple of the block) is a caller error: only whole blocks
 // are written and the tail is ignored, never read past.

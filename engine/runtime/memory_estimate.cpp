@@ -4,6 +4,7 @@
 
 #include "hearth/engine.h"
 #include "model/model_loader.h"
+#include "runtime/model_info.h"
 
 namespace hearth {
 
@@ -13,6 +14,12 @@ Result<MemoryEstimate> estimateMemory(const std::string& modelPath, int32_t cont
                                       DeviceKind device) {
     if (contextLength < 0) return invalidArgument("context length must be >= 0");
     HEARTH_ASSIGN(ModelDescription d, describeModel(modelPath));
+    return estimateMemory(d, contextLength, kvType, device);
+}
+
+Result<MemoryEstimate> estimateMemory(const ModelDescription& d, int32_t contextLength, KvType kvType,
+                                      DeviceKind device) {
+    if (contextLength < 0) return invalidArgument("context length must be >= 0");
     const ModelConfig& c = d.config;
     const int64_t context = contextLength > 0 ? contextLength : c.contextLength;
     MemoryEstimate e;

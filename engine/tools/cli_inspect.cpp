@@ -60,7 +60,7 @@ int inspectCommand(const std::vector<std::string>& argv) {
     const ModelDescription& d = described.value();
     const ModelInfo info = makeModelInfo(d.path, d.format, d.config, d.tensors.parameterCount(), d.tensors.typeCounts());
     const int32_t context = ctx.value() > 0 ? int32_t(ctx.value()) : info.contextLength;
-    auto estimate = estimateMemory(path, context, kv, DeviceKind::Cpu);
+    auto estimate = estimateMemory(d, context, kv, DeviceKind::Cpu);
     if (!estimate.isOk()) return fail(estimate.status());
     const MemoryEstimate& e = estimate.value();
     std::optional<PlannedMix> planned;

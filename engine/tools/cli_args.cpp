@@ -105,6 +105,22 @@ Result<std::vector<int32_t>> Args::parseIds(const std::string& text, const std::
     return ids;
 }
 
+Status readSamplingOptions(const Args& args, GenerateParams& gen) {
+    HEARTH_ASSIGN(const double temp, args.number("--temp", gen.temperature));
+    HEARTH_ASSIGN(const int64_t topK, args.integer("--top-k", gen.topK, 0, 1 << 30));
+    HEARTH_ASSIGN(const double topP, args.number("--top-p", gen.topP));
+    HEARTH_ASSIGN(const double minP, args.number("--min-p", gen.minP));
+    HEARTH_ASSIGN(const double penalty, args.number("--repeat-penalty", gen.repetitionPenalty));
+    HEARTH_ASSIGN(const uint64_t seed, args.unsignedInteger("--seed", gen.seed));
+    gen.temperature = float(temp);
+    gen.topK = int32_t(topK);
+    gen.topP = float(topP);
+    gen.minP = float(minP);
+    gen.repetitionPenalty = float(penalty);
+    gen.seed = seed;
+    return Status::ok();
+}
+
 int fail(const Status& status) {
     std::string message = status.message();
     for (char& ch : message)

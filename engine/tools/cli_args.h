@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hearth/engine.h"
 #include "hearth/status.h"
 
 namespace hearth::cli {
@@ -32,6 +33,10 @@ private:
     std::map<std::string, std::string> m_values;
     std::set<std::string> m_flags;
 };
+
+// The sampling options --temp, --top-k, --top-p, --min-p, --repeat-penalty and --seed into
+// `gen`, whose current values are the defaults. Errors name the option.
+Status readSamplingOptions(const Args& args, GenerateParams& gen);
 
 // Output helpers: JSON-only stdout, one-line errors on stderr.
 int fail(const Status& status);

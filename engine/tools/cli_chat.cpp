@@ -42,7 +42,7 @@ void printStats(const LastStats& s, int32_t context) {
 int chatCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
                               {"-m", "--system", "--quant", "--threads", "--ctx", "--temp", "--top-k", "--top-p",
-                               "--min-p", "--seed", "-n"},
+                               "--min-p", "--repeat-penalty", "--seed", "-n"},
                               {"--no-think", "--drop-old"},
                               {{"--model", "-m"}, {"--type", "--quant"}, {"--temperature", "--temp"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());
@@ -51,14 +51,16 @@ int chatCommand(const std::vector<std::string>& argv) {
     auto threads = args.integer("--threads", 0, 0, 1024);
     auto ctx = args.integer("--ctx", 0, 0, 1 << 24);
     auto maxTokens = args.integer("-n", 1024, 1, 1 << 20);
-    auto temp = args.number("--temp", 0.7);
-    auto topK = args.integer("--top-k", 20, 0, 1 << 30);
-    auto topP = args.number("--top-p", 0.8);
-    auto minP = args.number("--min-p", 0.0);
-    auto seed = args.unsignedInteger("--seed", uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()));
-    for (const Status* s : {&threads.status(), &ctx.status(), &maxTokens.status(), &temp.status(), &topK.status(),
-                            &topP.status(), &minP.status(), &seed.status()})
+    for (const Status* s : {&threads.status(), &ctx.status(), &maxTokens.status()})
         if (!s->isOk()) return usageError(s->message());
+    // Chat defaults: Qwen's recommended non-thinking settings; a fresh seed per run.
+    GenerateParams gen;
+    gen.maxTokens = int32_t(maxTokens.value());
+    gen.temperature = 0.7f;
+    gen.topK = 20;
+    gen.topP = 0.8f;
+    gen.seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+    if (Status s = readSamplingOptions(args, gen); !s.isOk()) return usageError(s.message());
 
     ModelParams mp;
     mp.path = *args.value("-m");
@@ -87,13 +89,6 @@ int chatCommand(const std::vector<std::string>& argv) {
                  c.session().deviceName().c_str());
     if (!c.hasTemplate()) std::fprintf(stderr, "note: %s\n", c.modeNote().c_str());
 
-    GenerateParams gen;
-    gen.maxTokens = int32_t(maxTokens.value());
-    gen.temperature = float(temp.value());
-    gen.topK = int32_t(topK.value());
-    gen.topP = float(topP.value());
-    gen.minP = float(minP.value());
-    gen.seed = seed.value();
     gen.cancel = &g_cancel;
     LastStats stats;
 

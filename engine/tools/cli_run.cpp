@@ -1,45 +1,30 @@
 // hearth-cli run: load a model, encode the prompt, generate, report text, ids and speed.
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "hearth/engine.h"
+#include "io/atomic_file.h"
 #include "tools/cli_args.h"
 
 namespace hearth::cli {
 namespace {
 
-// NumPy .npy v1.0, float32 little-endian, C order; written to FILE.part and renamed.
+// NumPy .npy v1.0, float32 little-endian, C order; written atomically (FILE.part, renamed).
 Status writeNpy(const std::string& path, const std::vector<float>& data, size_t rows, size_t cols) {
     std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
                          std::to_string(cols) + "), }";
     const size_t unpadded = 10 + header.size() + 1; // magic+version+len, dict, newline
     header.append((64 - unpadded % 64) % 64, ' ');
     header += '\n';
-    const std::string part = path + ".part";
-    {
-        std::ofstream out(part, std::ios::binary | std::ios::trunc);
-        if (!out) return invalidArgument(path + ": cannot write (" + std::strerror(errno) + ")");
-        const uint16_t headerLen = uint16_t(header.size());
-        out.write("\x93NUMPY\x01\x00", 8);
-        out.write(reinterpret_cast<const char*>(&headerLen), 2);
-        out.write(header.data(), std::streamsize(header.size()));
-        out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size() * sizeof(float)));
-        out.flush();
-        if (!out) {
-            std::error_code ec;
-            std::filesystem::remove(part, ec);
-            return internalError(path + ": write failed");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(part, path, ec);
-    if (ec) return internalError(path + ": rename failed: " + ec.message());
-    return Status::ok();
+    const uint16_t headerLen = uint16_t(header.size());
+    HEARTH_ASSIGN(io::AtomicFile file, io::AtomicFile::create(path));
+    HEARTH_TRY(file.append("\x93NUMPY\x01\x00", 8));
+    HEARTH_TRY(file.append(&headerLen, 2));
+    HEARTH_TRY(file.append(header.data(), header.size()));
+    HEARTH_TRY(file.append(data.data(), data.size() * sizeof(float)));
+    return file.commit();
 }
 
 nlohmann::json rateOrNull(double rate) { return rate < 0 ? nlohmann::json(nullptr) : nlohmann::json(rate); }
@@ -66,23 +51,11 @@ int runCommand(const std::vector<std::string>& argv) {
         auto n = args.integer("-n", 128, 0, 1 << 30);
         if (!n.isOk()) return usageError(n.status().message() + " (-n must be >= 0)");
         gen.maxTokens = int32_t(n.value());
-        auto temp = args.number("--temp", 0.0);
-        auto topK = args.integer("--top-k", 0, 0, 1 << 30);
-        auto topP = args.number("--top-p", 1.0);
-        auto minP = args.number("--min-p", 0.0);
-        auto penalty = args.number("--repeat-penalty", 1.0);
-        auto seed = args.unsignedInteger("--seed", 0);
+        if (Status s = readSamplingOptions(args, gen); !s.isOk()) return usageError(s.message());
         auto threads = args.integer("--threads", 0, 0, 1024);
         auto ctx = args.integer("--ctx", 0, 0, 1 << 24);
-        for (const Status* s : {&temp.status(), &topK.status(), &topP.status(), &minP.status(), &penalty.status(),
-                                &seed.status(), &threads.status(), &ctx.status()})
+        for (const Status* s : {&threads.status(), &ctx.status()})
             if (!s->isOk()) return usageError(s->message());
-        gen.temperature = float(temp.value());
-        gen.topK = int32_t(topK.value());
-        gen.topP = float(topP.value());
-        gen.minP = float(minP.value());
-        gen.repetitionPenalty = float(penalty.value());
-        gen.seed = seed.value();
         modelParams.threads = int32_t(threads.value());
         sessionParams.contextLength = int32_t(ctx.value());
     }

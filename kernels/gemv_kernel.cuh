@@ -96,18 +96,41 @@ struct X8Group {
     __device__ int sumHi() const { return __float_as_int(rec.z); }
 };
 
+// Where unit u's 16-byte pieces live in the X8 layout (gemv.h): piece c (elements 16c..16c+15)
+// at value + c·stride, the record of group h at record + h·stride.
+struct X8Unit {
+    const int8_t* value;
+    const int8_t* record;
+    int stride;
+};
+__device__ __forceinline__ X8Unit x8Unit(const int8_t* __restrict__ xq, int k, int u) {
+    const int units = (k + 63) >> 6, t = u >> 5, l = u & 31;
+    const int n = min(32, units - 32 * t);
+    return X8Unit{xq + 2048 * t + 16 * l, xq + 64 * units + 1024 * t + 16 * l, 16 * n};
+}
+__device__ __forceinline__ int4 x8Piece(const X8Unit& x, int c) {
+    return __ldg(reinterpret_cast<const int4*>(x.value + c * x.stride));
+}
+__device__ __forceinline__ float4 x8Record(const X8Unit& x, int h) {
+    return __ldg(reinterpret_cast<const float4*>(x.record + h * x.stride));
+}
+
+// Group g (32 elements): half g&1 of unit g>>1.
 __device__ __forceinline__ X8Group loadX8(const int8_t* __restrict__ xq, int k, int g) {
-    X8Group x;
-    x.lo = __ldg(reinterpret_cast<const int4*>(xq) + 2 * g);
-    x.hi = __ldg(reinterpret_cast<const int4*>(xq) + 2 * g + 1);
-    x.rec = __ldg(reinterpret_cast<const float4*>(xq + k) + g);
-    return x;
+    const X8Unit u = x8Unit(xq, k, g >> 1);
+    const int h = g & 1;
+    return X8Group{x8Piece(u, 2 * h), x8Piece(u, 2 * h + 1), x8Record(u, h)};
 }
 
 // Two consecutive X8 groups (the 64 elements of a K-quant unit).
 struct X8Pair {
     X8Group a, b;
 };
+__device__ __forceinline__ X8Pair loadX8Pair(const int8_t* __restrict__ xq, int k, int u) {
+    const X8Unit x = x8Unit(xq, k, u);
+    return X8Pair{X8Group{x8Piece(x, 0), x8Piece(x, 1), x8Record(x, 0)},
+                  X8Group{x8Piece(x, 2), x8Piece(x, 3), x8Record(x, 1)}};
+}
 
 __device__ __forceinline__ int dot16(uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3, int4 x, int s = 0) {
     s = __dp4a(int(w0), x.x, s);

@@ -47,8 +47,7 @@ struct Q4K {
         return r;
     }
     __device__ static X loadX(const void* x, int k, int unit) {
-        const int8_t* xq = static_cast<const int8_t*>(x);
-        return X{loadX8(xq, k, 2 * unit), loadX8(xq, k, 2 * unit + 1)};
+        return loadX8Pair(static_cast<const int8_t*>(x), k, unit);
     }
     __device__ static float dot(const Raw& r, const X& x, int unit) {
         const uint32_t m4 = 0x0F0F0F0Fu;
@@ -90,11 +89,10 @@ struct Q4K32 {
         return r;
     }
     __device__ static X loadX(const void* x, int k, int unit) {
-        const int8_t* xq = static_cast<const int8_t*>(x);
-        const int g = (unit >> 3) * 8 + 2 * ((unit & 7) >> 1), h = unit & 1;
-        const int4* q = reinterpret_cast<const int4*>(xq);
-        const float4* rec = reinterpret_cast<const float4*>(xq + k);
-        return X{__ldg(q + 2 * g + h), __ldg(q + 2 * g + 2 + h), __ldg(rec + g), __ldg(rec + g + 1)};
+        // groups 2c and 2c+1 of chunk c = 64-element X8 unit (unit >> 1); half h of each
+        const X8Unit u = x8Unit(static_cast<const int8_t*>(x), k, unit >> 1);
+        const int h = unit & 1;
+        return X{x8Piece(u, h), x8Piece(u, 2 + h), x8Record(u, 0), x8Record(u, 1)};
     }
     __device__ static float dot(const Raw& r, const X& x, int unit) {
         const uint32_t m4 = 0x0F0F0F0Fu;

@@ -48,8 +48,7 @@ struct Q5K {
         return r;
     }
     __device__ static X loadX(const void* x, int k, int unit) {
-        const int8_t* xq = static_cast<const int8_t*>(x);
-        return X{loadX8(xq, k, 2 * unit), loadX8(xq, k, 2 * unit + 1)};
+        return loadX8Pair(static_cast<const int8_t*>(x), k, unit);
     }
     __device__ static float dot(const Raw& r, const X& x, int unit) {
         const int c = unit & 3, s0 = 2 * c, s1 = 2 * c + 1;

@@ -48,8 +48,7 @@ struct Q6K {
         return r;
     }
     __device__ static X loadX(const void* x, int k, int unit) {
-        const int8_t* xq = static_cast<const int8_t*>(x);
-        return X{loadX8(xq, k, 2 * unit), loadX8(xq, k, 2 * unit + 1)};
+        return loadX8Pair(static_cast<const int8_t*>(x), k, unit);
     }
     __device__ static uint32_t six(uint32_t nib, uint32_t hi, int w) {
         return (nib & 0x0F0F0F0Fu) | (((hi >> (2 * w)) & 0x03030303u) << 4);

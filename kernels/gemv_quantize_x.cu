@@ -9,8 +9,11 @@ namespace hearth::kernels {
 namespace {
 
 static __global__ void quantizeX8Kernel(const float* __restrict__ x, int k, int8_t* __restrict__ xq) {
-    detail::pdlWait(); // x is the previous kernel's output
+    // The next kernel may be scheduled at once: it waits for our completion (griddepcontrol.wait
+    // covers the whole chain of prerequisites) before it reads xq, and a GEMV uses the time to
+    // fetch weights. x is the previous kernel's output: wait for it.
     detail::pdlTrigger();
+    detail::pdlWait();
     const int i = blockIdx.x * blockDim.x + threadIdx.x; // k % 32 == 0: warps never straddle groups
     if (i - int(threadIdx.x & 31) >= k) return;          // whole warp past the end
     const float v = x[i];
@@ -23,9 +26,9 @@ static __global__ void quantizeX8Kernel(const float* __restrict__ x, int k, int8
 #pragma unroll
     for (int o = 8; o > 0; o >>= 1) half += __shfl_xor_sync(0xffffffffu, half, o);
     const int other = __shfl_xor_sync(0xffffffffu, half, 16);
-    xq[i] = int8_t(q);
+    xq[gemvX8ValueOffset(k, i)] = int8_t(q);
     if ((threadIdx.x & 31) == 0)
-        reinterpret_cast<float4*>(xq + k)[i >> 5] =
+        *reinterpret_cast<float4*>(xq + gemvX8RecordOffset(k, i >> 5)) =
             make_float4(d, __int_as_float(half), __int_as_float(other), d * float(half + other));
 }
 

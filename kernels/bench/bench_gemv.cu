@@ -1,6 +1,6 @@
 // hearth-bench-kernels: batch-1 GEMV bandwidth on the current GPU.
 //
-//   hearth-bench-kernels [--sweep] [--no-shapes] [--no-chain] [--types Q4_K,Q6_K,...] [--shape K N]
+//   hearth-bench-kernels [--sweep] [--no-shapes] [--no-chain] [--types Q4_K,Q6_K,...] [--shape K N[,N...]]
 //
 // Per shape: GB/s = (bytes of W + x + y) / median time per launch. Launches are captured in a
 // CUDA graph that rotates through enough copies of W (>= 256 MB per rotation, >= 2 copies) that
@@ -165,7 +165,7 @@ const Shape kShapes[] = {{4096, 4096},  {4096, 1024},  {4096, 12288}, {12288, 40
                          {25600, 5120}, {5120, 17408}, {17408, 5120}, {5120, 12288}, {6144, 5120},
                          {4096, 151936}, {5120, 151936}, {5120, 248320}};
 
-void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, int onlyN, cudaStream_t s) {
+void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, const std::vector<int>& onlyN, cudaStream_t s) {
     std::printf("\n| type | k→n | bytes (W+x+y) | median µs | GB/s | %% of 4.5 TB/s | config |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
     float* xf;
@@ -175,8 +175,16 @@ void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, int onlyN, 
     float* y;
     CK(cudaMalloc(&y, 248320 * 4));
     for (T t : types) {
-        for (const Shape& sh : kShapes) {
-            if (onlyK && (sh.k != onlyK || sh.n != onlyN)) continue;
+        std::vector<Shape> list(std::begin(kShapes), std::end(kShapes));
+        if (onlyK) {
+            list.clear();
+            for (int n : onlyN) list.push_back(Shape{onlyK, n});
+        }
+        for (const Shape& sh : list) {
+            if (sh.k > 25600 || sh.n > 248320 || sh.k <= 0 || sh.n <= 0) {
+                std::fprintf(stderr, "shape %d->%d outside the benchmark's buffers (k <= 25600, n <= 248320)\n", sh.k, sh.n);
+                continue;
+            }
             const size_t wb = matBytes(t, sh.n, sh.k);
             const int copies = int(std::max<size_t>(2, (256ull << 20) / wb + 1));
             std::vector<void*> w(copies);
@@ -400,20 +408,28 @@ void benchChain(cudaStream_t s) {
 
 int main(int argc, char** argv) {
     bool sweep = false, shapes = true, chain = true;
-    int onlyK = 0, onlyN = 0;
+    int onlyK = 0;
+    std::vector<int> onlyN; // --shape K N[,N...]: any shapes, not only the table's
     std::vector<T> types;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--sweep") sweep = true;
         else if (a == "--no-shapes") shapes = false;
         else if (a == "--no-chain") chain = false;
-        else if (a == "--shape" && i + 2 < argc) onlyK = std::atoi(argv[++i]), onlyN = std::atoi(argv[++i]);
+        else if (a == "--shape" && i + 2 < argc) {
+            onlyK = std::atoi(argv[++i]);
+            for (const char* p = argv[++i]; *p;) {
+                onlyN.push_back(std::atoi(p));
+                while (*p && *p != ',') ++p;
+                if (*p == ',') ++p;
+            }
+        }
         else if (a == "--types" && i + 1 < argc) {
             const std::string list = argv[++i];
             for (const auto& ti : kTypes)
                 if (list.find(ti.name) != std::string::npos) types.push_back(ti.t);
         } else {
-            std::fprintf(stderr, "usage: %s [--sweep] [--no-shapes] [--no-chain] [--types Q4_K,...] [--shape K N]\n",
+            std::fprintf(stderr, "usage: %s [--sweep] [--no-shapes] [--no-chain] [--types Q4_K,...] [--shape K N[,N...]]\n",
                          argv[0]);
             return 2;
         }

@@ -225,8 +225,8 @@ void runCase(const TypeCase& tc, int n, int k, bool glu, const std::vector<GemvL
     std::vector<float> x8(k);
     for (int i = 0; i < k; ++i) {
         float scale;
-        std::memcpy(&scale, xq.data() + k + size_t(i / 32) * 16, 4);
-        x8[i] = float(int8_t(xq[i])) * scale;
+        std::memcpy(&scale, xq.data() + gemvX8RecordOffset(k, i / 32), 4);
+        x8[i] = float(int8_t(xq[gemvX8ValueOffset(k, i)])) * scale;
     }
     const bool isBf16 = tc.type == DType::BF16;
     const std::vector<float>& xUsed = isBf16 ? x : x8;
@@ -256,7 +256,10 @@ void runCase(const TypeCase& tc, int n, int k, bool glu, const std::vector<GemvL
         CHECK_MSG(bad == 0, tc.name << " " << k << "->" << n << ": " << bad << " outputs unwritten or non-finite");
         CHECK_MSG(e8 <= tight, tc.name << " " << k << "->" << n << ": error " << e8 << " > " << tight);
         // (one or a few rows: a single dot product can cancel to near zero, so no relative bound)
-        if (n >= 32) CHECK_MSG(e <= 1e-2, tc.name << " " << k << "->" << n << ": error vs fp32 x " << e << " > 1e-2");
+        // (short rows average fewer rounding errors: a looser bound below k = 1024)
+        const double fp32Bound = k >= 1024 ? 1e-2 : 2e-2;
+        if (n >= 32)
+            CHECK_MSG(e <= fp32Bound, tc.name << " " << k << "->" << n << ": error vs fp32 x " << e << " > " << fp32Bound);
     }
 }
 
@@ -300,7 +303,21 @@ int main() {
     gluVariants.push_back(GemvLaunch{true, 0, 0});
     for (int v : {1, 2, 4, 7}) gluVariants.push_back(GemvLaunch{false, 2, 0, v});
 
+    // The X8 layout (gemv.h) is a bijection onto its buffer for whole and partial tiles/units.
+    for (int k : {32, 96, 800, 2048, 2080, 4096, 5120, 25600}) {
+        std::vector<int> hits(gemvX8Bytes(k), 0);
+        for (int i = 0; i < k; ++i) ++hits.at(gemvX8ValueOffset(k, i));
+        for (int g = 0; g < k / 32; ++g)
+            for (int b = 0; b < 16; ++b) ++hits.at(gemvX8RecordOffset(k, g) + b);
+        int twice = 0, unused = 0;
+        for (int h : hits) twice += h > 1, unused += h == 0;
+        CHECK_MSG(twice == 0, "X8 layout, k " << k << ": " << twice << " bytes used twice");
+        CHECK_MSG(unused == (k % 64 ? 48 : 0), "X8 layout, k " << k << ": " << unused << " bytes unused");
+    }
+
     for (const TypeCase& tc : kTypes) {
+        // k = 800: a half unit in the last X8 tile (types with blocks of 32 or fewer)
+        if (tc.blockElems <= 32) runCase(tc, 70, 800, false, variants);
         for (const auto& s : shapes) runCase(tc, s[1], s[0], false, {GemvLaunch{}});
         // ragged row counts and short rows, under every configuration
         for (int n : {1, 7, 33, 1000}) runCase(tc, n, 4096, false, variants);

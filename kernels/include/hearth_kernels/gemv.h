@@ -38,9 +38,26 @@ struct GemvLaunch {
 
 // ---- activation quantization -------------------------------------------------------------
 
-// Bytes of an X8 buffer for k inputs (k a multiple of 32): k int8 values, then per group of 32
-// a 16-byte record {float d, int Σq[0..16), int Σq[16..32), float d·Σq}.
-constexpr size_t gemvX8Bytes(int k) { return size_t(k) + size_t(k / 32) * 16; }
+// X8 layout (k a multiple of 32). q = round(x/d) as int8 with, per group of 32 elements, a
+// 16-byte record {float d, int Σq of elements 0..15, int Σq of 16..31, float d·Σq}. x is cut
+// into units of 64 elements, U = ceil(k/64), 32 units to a tile; within a tile the 16-byte
+// pieces are interleaved so that 32 lanes reading the same piece of 32 consecutive units read
+// 512 contiguous bytes (a GEMV thread takes consecutive units; in plain order each warp load of
+// x touched 16 cache lines). For unit u (tile t = u/32, lane l = u%32, n = units in tile t):
+//   value e (0..63) at 2048·t + 16·n·(e/16) + 16·l + e%16
+//   record of group h (elements 32h..32h+31) at 64·U + 1024·t + 16·n·h + 16·l
+__host__ __device__ constexpr int gemvX8Units(int k) { return (k + 63) / 64; }
+__host__ __device__ constexpr size_t gemvX8Bytes(int k) { return size_t(gemvX8Units(k)) * 96; }
+__host__ __device__ constexpr size_t gemvX8ValueOffset(int k, int i) {
+    const int u = i / 64, e = i % 64, t = u / 32, units = gemvX8Units(k);
+    const int n = units - 32 * t < 32 ? units - 32 * t : 32;
+    return size_t(t) * 2048 + size_t(16 * n * (e / 16) + 16 * (u % 32) + e % 16);
+}
+__host__ __device__ constexpr size_t gemvX8RecordOffset(int k, int group) {
+    const int u = group / 2, h = group % 2, t = u / 32, units = gemvX8Units(k);
+    const int n = units - 32 * t < 32 ? units - 32 * t : 32;
+    return size_t(units) * 64 + size_t(t) * 1024 + size_t(16 * n * h + 16 * (u % 32));
+}
 
 // x (fp32, k elements) -> X8. q = round(x/d), d = max|x|/127 per group of 32.
 cudaError_t launchQuantizeX8(const float* x, int k, void* xq, cudaStream_t stream, const GemvLaunch& opt = {});

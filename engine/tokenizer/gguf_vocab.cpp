@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "io/gguf.h"
+#include "tokenizer/gguf_vocab_reader.h"
 #include "tokenizer/sp_model_proto.h"
 #include "tokenizer/spm_tokenizer.h"
 #include "tokenizer/tokenizer.h"
@@ -21,55 +22,6 @@ constexpr const char* kTokensKey = "tokenizer.ggml.tokens";
 constexpr const char* kScoresKey = "tokenizer.ggml.scores";
 constexpr const char* kTypesKey = "tokenizer.ggml.token_type";
 
-class VocabReader {
-public:
-    explicit VocabReader(const io::GgufFile& file) : m_file(file) {}
-
-    Status keyError(const std::string& key, const std::string& what) const {
-        return dataLoss(m_file.path() + ": key " + key + ": " + what);
-    }
-
-    // An array the same length as the token list (when `expected` is set), or nullptr if absent.
-    Result<const std::vector<io::GgufValue>*> array(const std::string& key,
-                                                    std::optional<size_t> expected) const {
-        const io::GgufValue* value = m_file.find(key);
-        if (!value) return static_cast<const std::vector<io::GgufValue>*>(nullptr);
-        const auto* items = value->asArray();
-        if (!items)
-            return keyError(key, std::string("expected an array, got ") +
-                                     io::ggufValueTypeName(value->type));
-        if (expected && items->size() != *expected)
-            return keyError(key, "has " + std::to_string(items->size()) + " entries, but " +
-                                     kTokensKey + " has " + std::to_string(*expected));
-        return items;
-    }
-
-    // An optional token id: `fallback` when absent (or -1 if the fallback does not fit the
-    // vocabulary), DataLoss when present but not an id of this vocabulary.
-    Result<int32_t> tokenId(const std::string& key, int64_t fallback, size_t vocab) const {
-        if (!m_file.find(key)) return int32_t(fallback >= 0 && size_t(fallback) < vocab ? fallback : -1);
-        auto id = m_file.getUInt(key);
-        if (!id.isOk()) {
-            // Some converters write -1 (as i32) for "none".
-            const auto signedId = m_file.find(key)->asInt();
-            if (signedId && *signedId == -1) return int32_t(-1);
-            return id.status();
-        }
-        if (*id >= vocab)
-            return keyError(key, "token id " + std::to_string(*id) + " is outside the vocabulary (" +
-                                     std::to_string(vocab) + " tokens)");
-        return static_cast<int32_t>(*id);
-    }
-
-    Result<bool> flag(const std::string& key, bool fallback) const {
-        if (!m_file.find(key)) return fallback;
-        return m_file.getBool(key);
-    }
-
-private:
-    const io::GgufFile& m_file;
-};
-
 bool looksLikeBytePiece(const std::string& piece) {
     const auto hex = [](char c) {
         return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
@@ -79,14 +31,13 @@ bool looksLikeBytePiece(const std::string& piece) {
 }
 
 Result<std::unique_ptr<Tokenizer>> loadLlamaVocab(const io::GgufFile& file) {
-    const VocabReader reader(file);
-    HEARTH_ASSIGN(const auto* tokens, reader.array(kTokensKey, std::nullopt));
-    if (!tokens) return dataLoss(file.path() + ": key " + kTokensKey + " is missing");
+    const GgufVocabReader reader(file);
+    HEARTH_ASSIGN(const auto* tokens, reader.array(kTokensKey, true));
     if (tokens->empty()) return reader.keyError(kTokensKey, "the vocabulary is empty");
     const size_t vocab = tokens->size();
     if (vocab > size_t(INT32_MAX)) return reader.keyError(kTokensKey, "too many tokens");
-    HEARTH_ASSIGN(const auto* scores, reader.array(kScoresKey, vocab));
-    HEARTH_ASSIGN(const auto* types, reader.array(kTypesKey, vocab));
+    HEARTH_ASSIGN(const auto* scores, reader.array(kScoresKey, false, vocab));
+    HEARTH_ASSIGN(const auto* types, reader.array(kTypesKey, false, vocab));
 
     // llama.cpp's defaults for SentencePiece vocabularies.
     HEARTH_ASSIGN(const int32_t bosId, reader.tokenId("tokenizer.ggml.bos_token_id", 1, vocab));

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "io/gguf.h"
+#include "tokenizer/gguf_vocab_reader.h"
 #include "tokenizer/bpe/bpe_loader.h"
 #include "tokenizer/bpe/bpe_tokenizer.h"
 
@@ -16,49 +17,11 @@ constexpr const char* kTypesKey = "tokenizer.ggml.token_type";
 constexpr const char* kMergesKey = "tokenizer.ggml.merges";
 constexpr const char* kPreKey = "tokenizer.ggml.pre";
 
-class GgufReader {
-public:
-    explicit GgufReader(const io::GgufFile& file) : m_file(file) {}
-
-    Status bad(const std::string& key, const std::string& what) const {
-        return dataLoss(m_file.path() + ": key " + key + ": " + what);
-    }
-    // An array of strings (nullptr when absent and optional).
-    Result<const std::vector<io::GgufValue>*> array(const char* key, bool required) const {
-        const io::GgufValue* value = m_file.find(key);
-        if (!value) {
-            if (required) return dataLoss(m_file.path() + ": key " + key + " is missing");
-            return static_cast<const std::vector<io::GgufValue>*>(nullptr);
-        }
-        const auto* items = value->asArray();
-        if (!items) return bad(key, std::string("expected an array, got ") + io::ggufValueTypeName(value->type));
-        return items;
-    }
-    Result<int32_t> tokenId(const char* key, size_t vocab) const {
-        const io::GgufValue* value = m_file.find(key);
-        if (!value) return int32_t(-1);
-        const auto id = value->asInt();
-        if (!id) return bad(key, "expected an integer");
-        if (*id == -1) return int32_t(-1); // some converters write -1 for "none"
-        if (*id < 0 || uint64_t(*id) >= vocab)
-            return bad(key, "token id " + std::to_string(*id) + " is outside the vocabulary (" +
-                                std::to_string(vocab) + " tokens)");
-        return int32_t(*id);
-    }
-    Result<bool> flag(const char* key, bool fallback) const {
-        if (!m_file.find(key)) return fallback;
-        return m_file.getBool(key);
-    }
-
-private:
-    const io::GgufFile& m_file;
-};
-
 } // namespace
 
 Result<std::unique_ptr<Tokenizer>> loadGgufBpeVocab(const io::GgufFile& file) {
     try {
-        const GgufReader r(file);
+        const GgufVocabReader r(file);
         const std::string& path = file.path();
 
         // The pre-tokenizer by name. Files from before the key existed used GPT-2's split.
@@ -72,13 +35,10 @@ Result<std::unique_ptr<Tokenizer>> loadGgufBpeVocab(const io::GgufFile& file) {
                                "\" is not supported (Hearth knows " + knownPreTokenizerNames() + ")");
 
         HEARTH_ASSIGN(const auto* tokens, r.array(kTokensKey, true));
-        if (tokens->empty()) return r.bad(kTokensKey, "the vocabulary is empty");
+        if (tokens->empty()) return r.keyError(kTokensKey, "the vocabulary is empty");
         const size_t vocab = tokens->size();
-        if (vocab > size_t(INT32_MAX)) return r.bad(kTokensKey, "too many tokens");
-        HEARTH_ASSIGN(const auto* types, r.array(kTypesKey, false));
-        if (types && types->size() != vocab)
-            return r.bad(kTypesKey, "has " + std::to_string(types->size()) + " entries, but " + kTokensKey +
-                                        " has " + std::to_string(vocab));
+        if (vocab > size_t(INT32_MAX)) return r.keyError(kTokensKey, "too many tokens");
+        HEARTH_ASSIGN(const auto* types, r.array(kTypesKey, false, vocab));
         HEARTH_ASSIGN(const auto* merges, r.array(kMergesKey, true));
 
         BpeTokenizerSpec spec;
@@ -87,8 +47,8 @@ Result<std::unique_ptr<Tokenizer>> loadGgufBpeVocab(const io::GgufFile& file) {
         spec.model.ignoreMerges = known->ignoreMerges;
         if (known->nfc) spec.normalization.push_back(NormalizationForm::Nfc);
         spec.preName = preName;
-        HEARTH_ASSIGN(spec.bosId, r.tokenId("tokenizer.ggml.bos_token_id", vocab));
-        HEARTH_ASSIGN(spec.eosId, r.tokenId("tokenizer.ggml.eos_token_id", vocab));
+        HEARTH_ASSIGN(spec.bosId, r.tokenId("tokenizer.ggml.bos_token_id", -1, vocab));
+        HEARTH_ASSIGN(spec.eosId, r.tokenId("tokenizer.ggml.eos_token_id", -1, vocab));
         // llama.cpp's defaults: Llama 3 starts with BOS, Qwen and GPT-2 do not.
         HEARTH_ASSIGN(spec.addBos, r.flag("tokenizer.ggml.add_bos_token", known->ignoreMerges));
         HEARTH_ASSIGN(spec.addEos, r.flag("tokenizer.ggml.add_eos_token", false));
@@ -98,13 +58,13 @@ Result<std::unique_ptr<Tokenizer>> loadGgufBpeVocab(const io::GgufFile& file) {
         for (size_t i = 0; i < vocab; ++i) {
             const std::string* text = (*tokens)[i].asString();
             if (!text)
-                return r.bad(kTokensKey, "entry " + std::to_string(i) + " is a " +
+                return r.keyError(kTokensKey, "entry " + std::to_string(i) + " is a " +
                                              io::ggufValueTypeName((*tokens)[i].type) + ", expected a string");
             TokenKind kind = TokenKind::Normal;
             if (types) {
                 const auto type = (*types)[i].asInt();
                 if (!type || *type < 1 || *type > 6)
-                    return r.bad(kTypesKey, "entry " + std::to_string(i) + " is not a token type 1..6");
+                    return r.keyError(kTypesKey, "entry " + std::to_string(i) + " is not a token type 1..6");
                 kind = static_cast<TokenKind>(*type);
             } else if (int32_t(i) == spec.bosId || int32_t(i) == spec.eosId) {
                 kind = TokenKind::Control; // older files: at least the ids the file names
@@ -130,7 +90,7 @@ Result<std::unique_ptr<Tokenizer>> loadGgufBpeVocab(const io::GgufFile& file) {
             const size_t space = text ? text->find(' ') : std::string::npos;
             if (!text || space == std::string::npos || space == 0 || space + 1 >= text->size() ||
                 text->find(' ', space + 1) != std::string::npos)
-                return r.bad(kMergesKey, "entry " + std::to_string(i) + " is not two tokens separated by one space");
+                return r.keyError(kMergesKey, "entry " + std::to_string(i) + " is not two tokens separated by one space");
             spec.model.merges.emplace_back(text->substr(0, space), text->substr(space + 1));
         }
 

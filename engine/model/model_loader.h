@@ -53,8 +53,11 @@ Result<ModelConfig> configFromHfFile(const std::string& configPath);
 Result<ModelDescription> describeGguf(const std::string& path);
 
 // Binds the tensors to layer weights with shape checks (model/weights_binding.cpp). The GGUF
-// and HF names differ; `format` selects them.
+// and HF names differ; `format` selects them. Validate also reads every block's scale and
+// refuses NaN/Inf (touching the whole file); Skip binds from the tensor table alone, for
+// planning and inspection only — weights bound that way must not be computed with.
+enum class ScaleCheck { Validate, Skip };
 Result<ModelWeights> bindWeights(const ModelConfig& config, const TensorSource& source,
-                                 ModelFormat format);
+                                 ModelFormat format, ScaleCheck scales = ScaleCheck::Validate);
 
 } // namespace hearth

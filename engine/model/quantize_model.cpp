@@ -70,26 +70,37 @@ std::vector<WeightMatrix*> matricesInFileOrder(ModelWeights& w, bool tied) {
     return out;
 }
 
-std::vector<PlannedTensor> planPreset(LoadedModel& model, QuantPreset preset) {
-    const bool tied = isTied(model.weights);
-    PresetPlanner planner(preset, int(model.weights.layers.size()), tied);
+std::vector<PlannedTensor> planPreset(ModelWeights& weights, QuantPreset preset) {
+    const bool tied = isTied(weights);
+    PresetPlanner planner(preset, int(weights.layers.size()), tied);
     std::vector<PlannedTensor> plan;
-    for (WeightMatrix* m : matricesInFileOrder(model.weights, tied)) {
+    for (WeightMatrix* m : matricesInFileOrder(weights, tied)) {
         const std::string& name = m->ggufName.empty() ? m->name : m->ggufName;
         plan.push_back({m, m->type, planner.typeFor(name, 2, m->cols)});
     }
     return plan;
 }
 
+std::vector<PlannedTensor> planPreset(LoadedModel& model, QuantPreset preset) {
+    return planPreset(model.weights, preset);
+}
+
 uint64_t plannedWeightBytes(const LoadedModel& model, const std::vector<PlannedTensor>& plan) {
-    uint64_t total = model.weights.totalBytes();
+    return plannedWeightBytes(model.weights, plan);
+}
+
+uint64_t plannedWeightBytes(const ModelWeights& weights, const std::vector<PlannedTensor>& plan) {
+    uint64_t total = weights.totalBytes();
     for (const PlannedTensor& p : plan)
         total = total - p.matrix->bytes() + rowBytes(p.to, uint64_t(p.matrix->cols)).value_or(0) * uint64_t(p.matrix->rows);
     return total;
 }
 
 std::map<std::string, int> plannedTypeCounts(const LoadedModel& model, const std::vector<PlannedTensor>& plan) {
-    std::map<std::string, int> counts = model.tensorTypeCounts;
+    return plannedTypeCounts(model.tensorTypeCounts, plan);
+}
+
+std::map<std::string, int> plannedTypeCounts(std::map<std::string, int> counts, const std::vector<PlannedTensor>& plan) {
     for (const PlannedTensor& p : plan) {
         if (--counts[dtypeName(p.from)] <= 0) counts.erase(dtypeName(p.from));
         ++counts[dtypeName(p.to)];

@@ -27,13 +27,18 @@ struct PlannedTensor {
 // (it is token_embd).
 std::vector<WeightMatrix*> matricesInFileOrder(ModelWeights& weights, bool tied);
 
-// The type of every matrix under `preset`, without converting anything.
+// The type of every matrix under `preset`, without converting anything. The weights may be
+// bound with ScaleCheck::Skip (inspect plans from the tensor table without reading the file).
+std::vector<PlannedTensor> planPreset(ModelWeights& weights, QuantPreset preset);
 std::vector<PlannedTensor> planPreset(LoadedModel& model, QuantPreset preset);
 
 // Bytes the weights would occupy after planning (ModelWeights::totalBytes' definition).
+uint64_t plannedWeightBytes(const ModelWeights& weights, const std::vector<PlannedTensor>& plan);
 uint64_t plannedWeightBytes(const LoadedModel& model, const std::vector<PlannedTensor>& plan);
 
-// The model's tensor type counts (every tensor of the file) after the plan is applied.
+// Tensor type counts (every tensor of the file, `typeCounts` before) after the plan is applied.
+std::map<std::string, int> plannedTypeCounts(std::map<std::string, int> typeCounts,
+                                             const std::vector<PlannedTensor>& plan);
 std::map<std::string, int> plannedTypeCounts(const LoadedModel& model, const std::vector<PlannedTensor>& plan);
 
 // Converts the model's matrices to the preset's types. A matrix already of its planned type is

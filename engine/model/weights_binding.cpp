@@ -50,7 +50,8 @@ std::string hfName(Role role, int layer) {
     return {};
 }
 
-Result<WeightMatrix> bindMatrix(const TensorSource& source, const std::string& name, const std::string& ggufName,
+Result<WeightMatrix> bindMatrix(ScaleCheck scales, const TensorSource& source, const std::string& name,
+                                const std::string& ggufName,
                                 int64_t rows, int64_t cols) {
     HEARTH_ASSIGN(const SourceTensor* t, source.matrix(name, rows, cols));
     WeightMatrix m;
@@ -64,7 +65,7 @@ Result<WeightMatrix> bindMatrix(const TensorSource& source, const std::string& n
     // A NaN/Inf block scale poisons every value of its block; refuse the file here, naming the
     // tensor, rather than produce NaN logits later. Reads one scale per block (cheap, see
     // docs/PERFORMANCE.md).
-    if (isBlockQuantized(t->type))
+    if (scales == ScaleCheck::Validate && isBlockQuantized(t->type))
         HEARTH_TRY_CTX(validateBlocks(t->type, t->data, rows, cols, name), source.fileName);
     return m;
 }
@@ -82,7 +83,8 @@ uint64_t ModelWeights::totalBytes() const {
     return total + outputNorm.size() * sizeof(float);
 }
 
-Result<ModelWeights> bindWeights(const ModelConfig& c, const TensorSource& source, ModelFormat format) {
+Result<ModelWeights> bindWeights(const ModelConfig& c, const TensorSource& source, ModelFormat format,
+                                 ScaleCheck scales) {
     const bool gguf = format == ModelFormat::Gguf;
     auto name = [&](Role role, int layer) { return gguf ? ggufName(role, layer) : hfName(role, layer); };
     ModelWeights w;
@@ -95,11 +97,11 @@ Result<ModelWeights> bindWeights(const ModelConfig& c, const TensorSource& sourc
     if (c.headDim % 2 != 0) return dataLoss(source.fileName + ": head dimension must be even for RoPE");
 
     const std::string embdName = gguf ? "token_embd.weight" : "model.embed_tokens.weight";
-    HEARTH_ASSIGN(w.tokenEmbedding, bindMatrix(source, embdName, "token_embd.weight", c.vocabSize, c.hidden));
+    HEARTH_ASSIGN(w.tokenEmbedding, bindMatrix(scales, source, embdName, "token_embd.weight", c.vocabSize, c.hidden));
     HEARTH_ASSIGN(w.outputNorm, source.vector(gguf ? "output_norm.weight" : "model.norm.weight", c.hidden));
     const std::string headName = gguf ? "output.weight" : "lm_head.weight";
     if (source.find(headName)) {
-        HEARTH_ASSIGN(w.output, bindMatrix(source, headName, "output.weight", c.vocabSize, c.hidden));
+        HEARTH_ASSIGN(w.output, bindMatrix(scales, source, headName, "output.weight", c.vocabSize, c.hidden));
     } else if (c.tiedEmbeddings || gguf) {
         w.output = w.tokenEmbedding;
     } else {
@@ -112,13 +114,13 @@ Result<ModelWeights> bindWeights(const ModelConfig& c, const TensorSource& sourc
         LayerWeights& l = w.layers[i];
         HEARTH_ASSIGN(l.attnNorm, source.vector(name(Role::AttnNorm, i), c.hidden));
         HEARTH_ASSIGN(l.ffnNorm, source.vector(name(Role::FfnNorm, i), c.hidden));
-        HEARTH_ASSIGN(l.wq, bindMatrix(source, name(Role::Q, i), ggufName(Role::Q, i), qRows, c.hidden));
-        HEARTH_ASSIGN(l.wk, bindMatrix(source, name(Role::K, i), ggufName(Role::K, i), kvRows, c.hidden));
-        HEARTH_ASSIGN(l.wv, bindMatrix(source, name(Role::V, i), ggufName(Role::V, i), kvRows, c.hidden));
-        HEARTH_ASSIGN(l.wo, bindMatrix(source, name(Role::O, i), ggufName(Role::O, i), c.hidden, qRows));
-        HEARTH_ASSIGN(l.wGate, bindMatrix(source, name(Role::Gate, i), ggufName(Role::Gate, i), c.ffn, c.hidden));
-        HEARTH_ASSIGN(l.wUp, bindMatrix(source, name(Role::Up, i), ggufName(Role::Up, i), c.ffn, c.hidden));
-        HEARTH_ASSIGN(l.wDown, bindMatrix(source, name(Role::Down, i), ggufName(Role::Down, i), c.hidden, c.ffn));
+        HEARTH_ASSIGN(l.wq, bindMatrix(scales, source, name(Role::Q, i), ggufName(Role::Q, i), qRows, c.hidden));
+        HEARTH_ASSIGN(l.wk, bindMatrix(scales, source, name(Role::K, i), ggufName(Role::K, i), kvRows, c.hidden));
+        HEARTH_ASSIGN(l.wv, bindMatrix(scales, source, name(Role::V, i), ggufName(Role::V, i), kvRows, c.hidden));
+        HEARTH_ASSIGN(l.wo, bindMatrix(scales, source, name(Role::O, i), ggufName(Role::O, i), c.hidden, qRows));
+        HEARTH_ASSIGN(l.wGate, bindMatrix(scales, source, name(Role::Gate, i), ggufName(Role::Gate, i), c.ffn, c.hidden));
+        HEARTH_ASSIGN(l.wUp, bindMatrix(scales, source, name(Role::Up, i), ggufName(Role::Up, i), c.ffn, c.hidden));
+        HEARTH_ASSIGN(l.wDown, bindMatrix(scales, source, name(Role::Down, i), ggufName(Role::Down, i), c.hidden, c.ffn));
         if (c.attnBias) {
             HEARTH_ASSIGN(l.qBias, source.vector(name(Role::QBias, i), qRows));
             HEARTH_ASSIGN(l.kBias, source.vector(name(Role::KBias, i), kvRows));

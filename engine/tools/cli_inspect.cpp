@@ -20,18 +20,19 @@ std::string mib(uint64_t bytes) {
 }
 
 // What a preset would make of the model: the tensor type mix and the weight bytes, planned
-// from the loaded (mapped, not converted) weights.
+// from the tensor table (no block of the file is read).
 struct PlannedMix {
     std::string preset;
     std::map<std::string, int> typeCounts;
     uint64_t weightsBytes = 0;
 };
 
-Result<PlannedMix> planMix(const std::string& path, const std::string& presetName) {
+Result<PlannedMix> planMix(const ModelDescription& d, const std::string& presetName) {
     HEARTH_ASSIGN(QuantPreset preset, parsePresetOrError(presetName));
-    HEARTH_ASSIGN(LoadedModel model, loadModel(path));
-    const std::vector<PlannedTensor> plan = planPreset(model, preset);
-    return PlannedMix{quantPresetName(preset), plannedTypeCounts(model, plan), plannedWeightBytes(model, plan)};
+    HEARTH_ASSIGN(ModelWeights weights, bindWeights(d.config, d.tensors, d.format, ScaleCheck::Skip));
+    const std::vector<PlannedTensor> plan = planPreset(weights, preset);
+    return PlannedMix{quantPresetName(preset), plannedTypeCounts(d.tensors.typeCounts(), plan),
+                      plannedWeightBytes(weights, plan)};
 }
 
 nlohmann::json deviceJson(const DeviceInfo& d) {
@@ -65,7 +66,7 @@ int inspectCommand(const std::vector<std::string>& argv) {
     const MemoryEstimate& e = estimate.value();
     std::optional<PlannedMix> planned;
     if (auto quant = args.value("--quant")) {
-        auto mix = planMix(path, *quant);
+        auto mix = planMix(d, *quant);
         if (!mix.isOk()) return fail(mix.status());
         planned = mix.value();
     }

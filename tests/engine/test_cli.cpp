@@ -81,6 +81,22 @@ void checkInspectAndTokenize(const fs::path& stories) {
         CHECK_EQ(j["memory"]["weights_bytes"].get<uint64_t>(), 260032u * 4);
         CHECK_EQ(j["memory"]["device"]["kind"].get<std::string>(), std::string("cpu"));
     }
+    // --quant plans a preset from the tensor table: every matrix (rows of 64 fit Q8_0's 32-blocks)
+    // becomes Q8_0, the norms stay F32, and the weights shrink to 34/128 of F32 for the matrices.
+    const Outcome q = cli("inspect -m " + (stories / "stories260K-f32.gguf").string() + " --quant Q8_0 --json");
+    CHECK_EQ(q.exitCode, 0);
+    auto jq = nlohmann::json::parse(q.out, nullptr, false);
+    CHECK(!jq.is_discarded());
+    if (!jq.is_discarded()) {
+        const auto& planned = jq["planned"];
+        CHECK_EQ(planned["preset"].get<std::string>(), std::string("Q8_0"));
+        int total = 0;
+        for (const auto& [type, count] : planned["tensor_types"].items()) total += count.get<int>();
+        CHECK_EQ(total, 47);
+        CHECK(planned["tensor_types"].contains("Q8_0"));
+        CHECK(planned["weights_bytes"].get<uint64_t>() < jq["memory"]["weights_bytes"].get<uint64_t>() / 3);
+    }
+    expectError("inspect -m " + (stories / "stories260K-f32.gguf").string() + " --quant Q3_X", "Q3_X");
     const Outcome t = cli("tokenize -m " + (stories / "tok512.model").string() + " --json", "Once upon a time");
     CHECK_EQ(t.exitCode, 0);
     CHECK_EQ(t.out, std::string("{\"ids\":[403,407,261,378]}\n"));

@@ -250,6 +250,23 @@ void checkTypeMix() {
         std::printf("\n");
         CHECK_EQ(counts.at("F32"), 8 * 2 + 1); // norms stay F32
         CHECK_EQ(counts.at("Q6_K"), 4 + 4 + 1);
+
+        // Planning from the tensor table alone (inspect --quant) gives the same plan and bytes.
+        auto described = describeModel(path.string());
+        CHECK_OK(described);
+        if (!described.isOk()) return;
+        auto bound = bindWeights(described.value().config, described.value().tensors, described.value().format,
+                                 ScaleCheck::Skip);
+        CHECK_OK(bound);
+        if (!bound.isOk()) return;
+        const auto tablePlan = planPreset(bound.value(), QuantPreset::Q4_K_M);
+        CHECK_EQ(tablePlan.size(), plan.size());
+        for (size_t i = 0; i < std::min(tablePlan.size(), plan.size()); ++i) {
+            CHECK_EQ(tablePlan[i].matrix->name, plan[i].matrix->name);
+            CHECK(tablePlan[i].to == plan[i].to);
+        }
+        CHECK(plannedTypeCounts(described.value().tensors.typeCounts(), tablePlan) == counts);
+        CHECK_EQ(plannedWeightBytes(bound.value(), tablePlan), plannedWeightBytes(loaded.value(), plan));
     }
 
     // Fallbacks: rows of 64 (hidden) and 96 (ffn_down's input) fit 32-blocks but not 256;

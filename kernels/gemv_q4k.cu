@@ -12,19 +12,6 @@ namespace {
 
 using namespace detail;
 
-// Scales and mins of sub-blocks 2c and 2c+1 (packed in the low two bytes of sc and m) from
-// the 12 scale bytes h.y, h.z, h.w. Sub-blocks 0..3 keep 6 bits in place; 4..7 combine a nibble
-// of bytes 8..11 with the top two bits of bytes 0..7. Branch-free: lanes of one warp hold
-// different chunks.
-__device__ __forceinline__ void kScaleMin(const uint4& h, int c, uint32_t& sc, uint32_t& m) {
-    const bool low = c < 2;
-    const int sh = (c & 1) * 16;
-    const uint32_t m1 = low ? 0x3F3Fu : 0x0F0Fu, m2 = low ? 0u : 0x3030u;
-    const uint32_t a = low ? h.y : h.w, b = low ? h.z : (h.w >> 4);
-    sc = ((a >> sh) & m1) | ((h.y >> (sh + 2)) & m2);
-    m = ((b >> sh) & m1) | ((h.z >> (sh + 2)) & m2);
-}
-
 template <bool L1>
 struct Q4K {
     static constexpr int kUnitElems = 64;

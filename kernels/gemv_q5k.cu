@@ -9,15 +9,6 @@ namespace {
 
 using namespace detail;
 
-__device__ __forceinline__ void kScaleMin(const uint4& h, int c, uint32_t& sc, uint32_t& m) {
-    const bool low = c < 2;
-    const int sh = (c & 1) * 16;
-    const uint32_t m1 = low ? 0x3F3Fu : 0x0F0Fu, m2 = low ? 0u : 0x3030u;
-    const uint32_t a = low ? h.y : h.w, b = low ? h.z : (h.w >> 4);
-    sc = ((a >> sh) & m1) | ((h.y >> (sh + 2)) & m2);
-    m = ((b >> sh) & m1) | ((h.z >> (sh + 2)) & m2);
-}
-
 // Nibbles | 5th bit (bit `s` of each qh byte moved to bit 4).
 __device__ __forceinline__ uint32_t five(uint32_t nib, uint32_t qh, int s) {
     return (nib & 0x0F0F0F0Fu) | (((qh >> s) << 4) & 0x10101010u);

@@ -1,11 +1,14 @@
 // hearth-bench-kernels: batch-1 GEMV bandwidth on the current GPU.
 //
-//   hearth-bench-kernels [--sweep] [--no-shapes] [--no-chain] [--types Q4_K,Q6_K,...] [--shape K N[,N...]]
+//   hearth-bench-kernels [--sweep] [--no-shapes] [--no-chain] [--no-launch-cost] [--types Q4_K,Q6_K,...] [--shape K N[,N...]]
 //
 // Per shape: GB/s = (bytes of W + x + y) / median time per launch. Launches are captured in a
 // CUDA graph that rotates through enough copies of W (>= 256 MB per rotation, >= 2 copies) that
 // the 60 MB L2 holds none of the next launch's weights; the median is over graph replays.
 // --sweep also times every rows-per-block choice and prints the best beside the default.
+//
+// Launch cost: an empty kernel chained with and without PDL, and a grid-wide barrier, i.e. the
+// fixed cost a GEMV pays per launch before it streams, against a persistent kernel's barrier.
 //
 // Chain: the GEMVs of one Qwen3-32B Q4_K_M decode step (64 layers of q, k, v, o, gate+up, down
 // with llama.cpp's use_more_bits type mix, then the Q6_K LM head; attention and norms left
@@ -255,6 +258,88 @@ void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, const std::
     CK(cudaFree(y));
 }
 
+// ---- the fixed cost of a launch and of a grid-wide barrier ----------------------------------
+
+// A kernel that does nothing but the PDL hand-over the GEMVs do (let the next start, wait for
+// the previous): what a launch costs in a graph before any byte is streamed.
+__global__ void handOverKernel(float* sink) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+    if (blockIdx.x == 0 && threadIdx.x == 0) sink[0] += 1.0f;
+}
+
+// `iters` grid-wide barriers (all blocks co-resident: cooperative launch): the alternative to a
+// kernel boundary inside a persistent kernel.
+__global__ void gridBarrierKernel(unsigned* counter, int iters) {
+    for (int i = 1; i <= iters; ++i) {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            __threadfence();
+            atomicAdd(counter, 1u);
+            while (*reinterpret_cast<volatile unsigned*>(counter) < unsigned(i) * gridDim.x) {
+            }
+            __threadfence();
+        }
+        __syncthreads();
+    }
+}
+
+void benchLaunchCost(cudaStream_t s) {
+    float* sink;
+    CK(cudaMalloc(&sink, 4));
+    std::printf("\n| fixed cost | grid | µs per launch / barrier |\n|---|---|---|\n");
+    for (unsigned grid : {1u, 132u, 1056u, 6400u})
+        for (bool pdl : {false, true}) {
+            constexpr int kLaunches = 400;
+            const double ms = timeGraph(
+                [&](cudaStream_t st) {
+                    cudaLaunchConfig_t cfg = {};
+                    cfg.gridDim = dim3(grid);
+                    cfg.blockDim = dim3(96);
+                    cfg.stream = st;
+                    cudaLaunchAttribute attr[1];
+                    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+                    attr[0].val.programmaticStreamSerializationAllowed = 1;
+                    cfg.attrs = attr;
+                    cfg.numAttrs = pdl ? 1 : 0;
+                    for (int i = 0; i < kLaunches; ++i) CK(cudaLaunchKernelEx(&cfg, handOverKernel, sink));
+                },
+                s);
+            std::printf("| empty kernel (96 threads/block)%s | %u | %.2f |\n", pdl ? ", PDL" : "", grid,
+                        ms * 1e3 / kLaunches);
+        }
+    int dev = 0, sms = 0, perSM = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, gridBarrierKernel, 256, 0));
+    unsigned* counter;
+    CK(cudaMalloc(&counter, 4));
+    for (int blocks : {sms, sms * std::min(perSM, 4)}) {
+        constexpr int kIters = 2000;
+        int iters = kIters;
+        void* args[] = {&counter, &iters};
+        cudaEvent_t a, b;
+        CK(cudaEventCreate(&a));
+        CK(cudaEventCreate(&b));
+        CK(cudaMemsetAsync(counter, 0, 4, s));
+        CK(cudaLaunchCooperativeKernel((void*)gridBarrierKernel, dim3(blocks), dim3(256), args, 0, s)); // warm-up
+        CK(cudaMemsetAsync(counter, 0, 4, s));
+        CK(cudaEventRecord(a, s));
+        CK(cudaLaunchCooperativeKernel((void*)gridBarrierKernel, dim3(blocks), dim3(256), args, 0, s));
+        CK(cudaEventRecord(b, s));
+        CK(cudaEventSynchronize(b));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        std::printf("| grid-wide barrier (atomic counter, 256 threads/block) | %d | %.2f |\n", blocks, ms * 1e3 / kIters);
+        CK(cudaEventDestroy(a));
+        CK(cudaEventDestroy(b));
+    }
+    CK(cudaFree(counter));
+    CK(cudaFree(sink));
+}
+
 // ---- the Qwen3-32B Q4_K_M decode-step chain ------------------------------------------------
 
 bool useMoreBits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
@@ -407,7 +492,7 @@ void benchChain(cudaStream_t s) {
 } // namespace
 
 int main(int argc, char** argv) {
-    bool sweep = false, shapes = true, chain = true;
+    bool sweep = false, shapes = true, chain = true, launchCost = true;
     int onlyK = 0;
     std::vector<int> onlyN; // --shape K N[,N...]: any shapes, not only the table's
     std::vector<T> types;
@@ -416,6 +501,7 @@ int main(int argc, char** argv) {
         if (a == "--sweep") sweep = true;
         else if (a == "--no-shapes") shapes = false;
         else if (a == "--no-chain") chain = false;
+        else if (a == "--no-launch-cost") launchCost = false;
         else if (a == "--shape" && i + 2 < argc) {
             onlyK = std::atoi(argv[++i]);
             for (const char* p = argv[++i]; *p;) {
@@ -429,7 +515,7 @@ int main(int argc, char** argv) {
             for (const auto& ti : kTypes)
                 if (list.find(ti.name) != std::string::npos) types.push_back(ti.t);
         } else {
-            std::fprintf(stderr, "usage: %s [--sweep] [--no-shapes] [--no-chain] [--types Q4_K,...] [--shape K N[,N...]]\n",
+            std::fprintf(stderr, "usage: %s [--sweep] [--no-shapes] [--no-chain] [--no-launch-cost] [--types Q4_K,...] [--shape K N[,N...]]\n",
                          argv[0]);
             return 2;
         }
@@ -449,6 +535,7 @@ int main(int argc, char** argv) {
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     if (shapes) benchShapes(types, sweep, onlyK, onlyN, s);
     if (chain) benchChain(s);
+    if (launchCost) benchLaunchCost(s);
     CK(cudaStreamDestroy(s));
     return 0;
 }

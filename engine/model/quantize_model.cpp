@@ -81,23 +81,11 @@ std::vector<PlannedTensor> planPreset(ModelWeights& weights, QuantPreset preset)
     return plan;
 }
 
-std::vector<PlannedTensor> planPreset(LoadedModel& model, QuantPreset preset) {
-    return planPreset(model.weights, preset);
-}
-
-uint64_t plannedWeightBytes(const LoadedModel& model, const std::vector<PlannedTensor>& plan) {
-    return plannedWeightBytes(model.weights, plan);
-}
-
 uint64_t plannedWeightBytes(const ModelWeights& weights, const std::vector<PlannedTensor>& plan) {
     uint64_t total = weights.totalBytes();
     for (const PlannedTensor& p : plan)
         total = total - p.matrix->bytes() + rowBytes(p.to, uint64_t(p.matrix->cols)).value_or(0) * uint64_t(p.matrix->rows);
     return total;
-}
-
-std::map<std::string, int> plannedTypeCounts(const LoadedModel& model, const std::vector<PlannedTensor>& plan) {
-    return plannedTypeCounts(model.tensorTypeCounts, plan);
 }
 
 std::map<std::string, int> plannedTypeCounts(std::map<std::string, int> counts, const std::vector<PlannedTensor>& plan) {
@@ -111,7 +99,7 @@ std::map<std::string, int> plannedTypeCounts(std::map<std::string, int> counts, 
 Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize, int threads) {
     if (threads < 0) return invalidArgument("threads must be >= 0");
     const bool tied = isTied(model.weights);
-    std::vector<PlannedTensor> plan = planPreset(model, preset);
+    std::vector<PlannedTensor> plan = planPreset(model.weights, preset);
     // Refuse before converting anything, so that an error leaves the model as it was.
     for (const PlannedTensor& p : plan) {
         const std::string& name = p.matrix->name;
@@ -145,7 +133,7 @@ Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize,
         buffers.push_back(std::move(buffer));
     }
 
-    model.tensorTypeCounts = plannedTypeCounts(model, plan);
+    model.tensorTypeCounts = plannedTypeCounts(model.tensorTypeCounts, plan);
     for (const auto& [target, next] : converted) *target = next;
     if (tied) model.weights.output = model.weights.tokenEmbedding; // one tensor, both roles
     for (auto& b : buffers) model.weights.storage.push_back(std::move(b));

@@ -16,7 +16,7 @@ namespace hearth {
 
 // One matrix of the model with the type a preset gives it.
 struct PlannedTensor {
-    WeightMatrix* matrix = nullptr; // inside LoadedModel::weights
+    WeightMatrix* matrix = nullptr; // inside the planned ModelWeights
     DType from = DType::F32;
     DType to = DType::F32;
 };
@@ -30,16 +30,13 @@ std::vector<WeightMatrix*> matricesInFileOrder(ModelWeights& weights, bool tied)
 // The type of every matrix under `preset`, without converting anything. The weights may be
 // bound with ScaleCheck::Skip (inspect plans from the tensor table without reading the file).
 std::vector<PlannedTensor> planPreset(ModelWeights& weights, QuantPreset preset);
-std::vector<PlannedTensor> planPreset(LoadedModel& model, QuantPreset preset);
 
 // Bytes the weights would occupy after planning (ModelWeights::totalBytes' definition).
 uint64_t plannedWeightBytes(const ModelWeights& weights, const std::vector<PlannedTensor>& plan);
-uint64_t plannedWeightBytes(const LoadedModel& model, const std::vector<PlannedTensor>& plan);
 
 // Tensor type counts (every tensor of the file, `typeCounts` before) after the plan is applied.
 std::map<std::string, int> plannedTypeCounts(std::map<std::string, int> typeCounts,
                                              const std::vector<PlannedTensor>& plan);
-std::map<std::string, int> plannedTypeCounts(const LoadedModel& model, const std::vector<PlannedTensor>& plan);
 
 // Converts the model's matrices to the preset's types. A matrix already of its planned type is
 // kept as it is. Converting a quantized matrix (any type but F32/F16/BF16) to another type loses

@@ -9,8 +9,7 @@ Status GgufVocabReader::keyError(const std::string& key, const std::string& what
 }
 
 Result<const std::vector<io::GgufValue>*> GgufVocabReader::array(const std::string& key, bool required,
-                                                                 std::optional<size_t> entries,
-                                                                 const std::string& entriesKey) const {
+                                                                 std::optional<size_t> entries) const {
     const io::GgufValue* value = m_file.find(key);
     if (!value) {
         if (required) return dataLoss(m_file.path() + ": key " + key + " is missing");
@@ -19,7 +18,7 @@ Result<const std::vector<io::GgufValue>*> GgufVocabReader::array(const std::stri
     const auto* items = value->asArray();
     if (!items) return keyError(key, std::string("expected an array, got ") + io::ggufValueTypeName(value->type));
     if (entries && items->size() != *entries)
-        return keyError(key, "has " + std::to_string(items->size()) + " entries, but " + entriesKey + " has " +
+        return keyError(key, "has " + std::to_string(items->size()) + " entries, but tokenizer.ggml.tokens has " +
                                  std::to_string(*entries));
     return items;
 }

@@ -22,11 +22,9 @@ public:
     Status keyError(const std::string& key, const std::string& what) const;
 
     // The array at `key`: nullptr when absent and not required; an error when required and
-    // absent, when not an array, or when `entries` is set and the length differs from it
-    // (the message names `entriesKey`, the array whose length it should match).
+    // absent, when not an array, or when `entries` (the token count) is set and differs.
     Result<const std::vector<io::GgufValue>*> array(const std::string& key, bool required,
-                                                    std::optional<size_t> entries = std::nullopt,
-                                                    const std::string& entriesKey = "tokenizer.ggml.tokens") const;
+                                                    std::optional<size_t> entries = std::nullopt) const;
 
     // A token id of a `vocab`-token vocabulary: `fallback` when absent (-1 when the fallback is
     // not such an id), -1 when the file says -1 ("none", as some converters write it), an error

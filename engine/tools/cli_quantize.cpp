@@ -59,7 +59,7 @@ int quantizeCommand(const std::vector<std::string>& argv) {
     LoadedModel& model = loaded.value();
     const bool allow = args.has("--allow-requantize");
     if (allow) {
-        for (const PlannedTensor& p : planPreset(model, preset.value()))
+        for (const PlannedTensor& p : planPreset(model.weights, preset.value()))
             if (p.from != p.to && isBlockQuantized(p.from)) {
                 std::fprintf(stderr, "hearth-cli: warning: %s is already quantized (%s); re-quantizing to %s loses quality\n",
                              in.c_str(), dtypeName(p.from), quantPresetName(preset.value()));

@@ -231,7 +231,7 @@ void checkTypeMix() {
         if (!loaded.isOk()) return;
         for (QuantPreset preset : {QuantPreset::Q4_K_M, QuantPreset::Q5_K_M}) {
             const DType base = preset == QuantPreset::Q4_K_M ? DType::Q4_K : DType::Q5_K;
-            for (const PlannedTensor& p : planPreset(loaded.value(), preset)) {
+            for (const PlannedTensor& p : planPreset(loaded.value().weights, preset)) {
                 const std::string& n = p.matrix->ggufName;
                 DType want = base;
                 const int layer = n.rfind("blk.", 0) == 0 ? std::atoi(n.c_str() + 4) : -1;
@@ -243,8 +243,8 @@ void checkTypeMix() {
                                                                 << ", expected " << dtypeName(want));
             }
         }
-        const auto plan = planPreset(loaded.value(), QuantPreset::Q4_K_M);
-        const auto counts = plannedTypeCounts(loaded.value(), plan);
+        const auto plan = planPreset(loaded.value().weights, QuantPreset::Q4_K_M);
+        const auto counts = plannedTypeCounts(loaded.value().tensorTypeCounts, plan);
         std::printf("Q4_K_M mix (8 layers%s):", tied ? ", tied" : "");
         for (const auto& [type, count] : counts) std::printf(" %s x%d", type.c_str(), count);
         std::printf("\n");
@@ -266,7 +266,7 @@ void checkTypeMix() {
             CHECK(tablePlan[i].to == plan[i].to);
         }
         CHECK(plannedTypeCounts(described.value().tensors.typeCounts(), tablePlan) == counts);
-        CHECK_EQ(plannedWeightBytes(bound.value(), tablePlan), plannedWeightBytes(loaded.value(), plan));
+        CHECK_EQ(plannedWeightBytes(bound.value(), tablePlan), plannedWeightBytes(loaded.value().weights, plan));
     }
 
     // Fallbacks: rows of 64 (hidden) and 96 (ffn_down's input) fit 32-blocks but not 256;
@@ -284,7 +284,7 @@ void checkTypeMix() {
         CHECK_OK(loaded);
         if (!loaded.isOk()) return;
         auto typeOf = [&](QuantPreset preset, const std::string& name) {
-            for (const PlannedTensor& p : planPreset(loaded.value(), preset))
+            for (const PlannedTensor& p : planPreset(loaded.value().weights, preset))
                 if (p.matrix->ggufName == name) return p.to;
             return DType::I8;
         };

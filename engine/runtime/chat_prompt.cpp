@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "chat/protected_render.h"
+
 namespace hearth {
 namespace {
 
@@ -22,27 +24,26 @@ nlohmann::ordered_json messagesJson(const std::vector<ChatTurn>& turns) {
     return messages;
 }
 
-// Finds each message in the rendered text, in order: replies whose generated text appears
-// verbatim are spliced; other content is marked plain.
-std::vector<Region> findRegions(const std::string& text, const std::vector<ChatTurn>& turns) {
+// Splices each reply whose generated text appears verbatim (outside what users typed) as the
+// ids the model generated; the user-controlled ranges are marked plain.
+std::vector<Region> findRegions(const chat::ProtectedRender& render, const std::vector<ChatTurn>& turns) {
     std::vector<Region> regions;
+    for (const chat::ByteRange& r : render.userRanges) regions.push_back({r.begin, r.end, nullptr});
+    auto overlapsUser = [&](size_t begin, size_t end) {
+        return std::any_of(render.userRanges.begin(), render.userRanges.end(),
+                           [&](const chat::ByteRange& r) { return begin < r.end && r.begin < end; });
+    };
     size_t cursor = 0;
     for (const ChatTurn& t : turns) {
-        const bool reply = t.message.role == "assistant";
-        if (reply && !t.rawReply.empty() && !t.replyIds.empty()) {
-            const size_t at = text.find(t.rawReply, cursor);
-            if (at != std::string::npos) {
-                regions.push_back({at, at + t.rawReply.size(), &t.replyIds});
-                cursor = at + t.rawReply.size();
-                continue;
-            }
-        }
-        if (reply || t.message.content.empty()) continue; // model text may hold control tokens
-        const size_t at = text.find(t.message.content, cursor);
+        if (t.message.role != "assistant" || t.rawReply.empty() || t.replyIds.empty()) continue;
+        size_t at = render.text.find(t.rawReply, cursor);
+        while (at != std::string::npos && overlapsUser(at, at + t.rawReply.size()))
+            at = render.text.find(t.rawReply, at + 1);
         if (at == std::string::npos) continue;
-        regions.push_back({at, at + t.message.content.size(), nullptr});
-        cursor = at + t.message.content.size();
+        regions.push_back({at, at + t.rawReply.size(), &t.replyIds});
+        cursor = at + t.rawReply.size();
     }
+    std::sort(regions.begin(), regions.end(), [](const Region& a, const Region& b) { return a.begin < b.begin; });
     return regions;
 }
 
@@ -87,8 +88,9 @@ Result<ChatPrompt> buildChatPrompt(const LoadedModel& model, const chat::ChatTem
         render.extraContext["enable_thinking"] = options.enableThinking;
         if (tok.bosId() >= 0) render.bosToken = tok.tokenPiece(tok.bosId());
         if (tok.eosId() >= 0) render.eosToken = tok.tokenPiece(tok.eosId());
-        HEARTH_ASSIGN(prompt.text, tmpl->render(messagesJson(turns), render));
-        regions = findRegions(prompt.text, turns);
+        HEARTH_ASSIGN(chat::ProtectedRender rendered, chat::renderProtected(*tmpl, messagesJson(turns), render));
+        regions = findRegions(rendered, turns);
+        prompt.text = std::move(rendered.text);
     } else {
         // Completion mode: the conversation is one text that the model continues.
         for (const ChatTurn& t : turns) {

@@ -86,9 +86,12 @@ Result<std::unique_ptr<ChatSession>> ChatSession::create(const Model& model, con
     Impl& d = *chat->m_impl;
     d.model = &model;
     d.options = options;
-    if (!model.loaded().chatTemplate.empty()) {
-        auto parsed = chat::ChatTemplate::parse(model.loaded().chatTemplate);
-        if (!parsed.isOk()) return parsed.status().withContext(model.info().path + ": chat template");
+    const bool overridden = !options.chatTemplate.empty();
+    const std::string& source = overridden ? options.chatTemplate : model.loaded().chatTemplate;
+    if (!source.empty()) {
+        auto parsed = chat::ChatTemplate::parse(source);
+        if (!parsed.isOk())
+            return parsed.status().withContext(overridden ? "the chat-template override" : model.info().path + ": chat template");
         d.tmpl = std::move(parsed).value();
     }
     HEARTH_ASSIGN(d.session, Session::create(model, sessionParams));

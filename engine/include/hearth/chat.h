@@ -31,6 +31,9 @@ struct ChatOptions {
     bool enableThinking = true;          // passed to the template as enable_thinking
     OverflowPolicy overflow = OverflowPolicy::Refuse;
     int32_t replyReserveTokens = 512;    // context kept free for the reply (at most half of it)
+    // A Jinja chat template used instead of the model's own (for models whose template is
+    // broken or missing); empty: the model's.
+    std::string chatTemplate;
 };
 
 struct ChatStream {

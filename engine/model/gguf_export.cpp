@@ -1,6 +1,7 @@
 // LoadedModel → GGUF with llama.cpp's conventions (names, keys, Q/K order, tied output omitted).
 #include "model/gguf_export.h"
 #include "model/gguf_hparams.h"
+#include "model/tensor_names.h"
 
 #include <cmath>
 #include <cstring>
@@ -139,8 +140,7 @@ Result<io::GgufWriter> buildGgufWriter(const LoadedModel& model, QuantPreset pre
     bool quantized = false;
     for (const WeightMatrix* m : {&w.tokenEmbedding, &w.output}) quantized |= isBlockQuantized(m->type);
     for (const LayerWeights& l : w.layers)
-        for (const WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.wGate, &l.wUp, &l.wDown})
-            quantized |= isBlockQuantized(m->type);
+        for (const WeightMatrix* m : l.matrices()) quantized |= isBlockQuantized(m->type);
 
     meta.set("general.architecture", GgufValue::string(arch));
     meta.set("general.name", GgufValue::string(c.name));
@@ -155,29 +155,31 @@ Result<io::GgufWriter> buildGgufWriter(const LoadedModel& model, QuantPreset pre
     const bool permute = c.arch == Architecture::Llama && c.rope.pairing == RopePairing::RotateHalf;
     TensorWriter t(writer, c, permute);
     const std::vector<float> freqFactors = ropeFreqFactors(c.rope);
-    t.vector(freqFactors, "rope_freqs.weight");
-    t.matrix(w.tokenEmbedding, "token_embd.weight", false);
+    constexpr ModelFormat gguf = ModelFormat::Gguf;
+    t.vector(freqFactors, tensorName(TensorRole::RopeFreqs, gguf));
+    t.matrix(w.tokenEmbedding, tensorName(TensorRole::TokenEmbedding, gguf), false);
     for (size_t i = 0; i < w.layers.size(); ++i) {
-        const LayerWeights& l = w.layers[i];
-        const std::string b = "blk." + std::to_string(i) + ".";
-        t.vector(l.attnNorm, b + "attn_norm.weight");
-        t.matrix(l.wq, b + "attn_q.weight", true);
-        t.vector(l.qBias, b + "attn_q.bias", true);
-        t.matrix(l.wk, b + "attn_k.weight", true);
-        t.vector(l.kBias, b + "attn_k.bias", true);
-        t.matrix(l.wv, b + "attn_v.weight", false);
-        t.vector(l.vBias, b + "attn_v.bias");
-        t.vector(l.qNorm, b + "attn_q_norm.weight");
-        t.vector(l.kNorm, b + "attn_k_norm.weight");
-        t.matrix(l.wo, b + "attn_output.weight", false);
-        t.vector(l.ffnNorm, b + "ffn_norm.weight");
-        t.matrix(l.wGate, b + "ffn_gate.weight", false);
-        t.matrix(l.wUp, b + "ffn_up.weight", false);
-        t.matrix(l.wDown, b + "ffn_down.weight", false);
+        const AttentionWeights& a = w.layers[i].attention;
+        const FfnWeights& f = w.layers[i].ffn;
+        auto name = [&](TensorRole role) { return tensorName(role, gguf, int(i)); };
+        t.vector(a.norm, name(TensorRole::AttnNorm));
+        t.matrix(a.q, name(TensorRole::Q), true);
+        t.vector(a.qBias, name(TensorRole::QBias), true);
+        t.matrix(a.k, name(TensorRole::K), true);
+        t.vector(a.kBias, name(TensorRole::KBias), true);
+        t.matrix(a.v, name(TensorRole::V), false);
+        t.vector(a.vBias, name(TensorRole::VBias));
+        t.vector(a.qNorm, name(TensorRole::QNorm));
+        t.vector(a.kNorm, name(TensorRole::KNorm));
+        t.matrix(a.o, name(TensorRole::O), false);
+        t.vector(f.norm, name(TensorRole::FfnNorm));
+        t.matrix(f.gate, name(TensorRole::Gate), false);
+        t.matrix(f.up, name(TensorRole::Up), false);
+        t.matrix(f.down, name(TensorRole::Down), false);
     }
-    t.vector(w.outputNorm, "output_norm.weight");
+    t.vector(w.outputNorm, tensorName(TensorRole::OutputNorm, gguf));
     // A tied LM head is token_embd: llama.cpp reads a missing output.weight as tied.
-    if (w.output.data != w.tokenEmbedding.data) t.matrix(w.output, "output.weight", false);
+    if (w.output.data != w.tokenEmbedding.data) t.matrix(w.output, tensorName(TensorRole::Output, gguf), false);
     return writer;
 }
 

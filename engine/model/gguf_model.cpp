@@ -1,5 +1,6 @@
 // GGUF → ModelConfig: llama.cpp's key names (%s = general.architecture).
 #include "io/gguf.h"
+#include "model/arch/arch.h"
 #include "model/model_loader.h"
 #include "quant/dequantize.h"
 
@@ -52,10 +53,11 @@ Status readRopeScaling(const io::GgufFile& file, const std::string& arch, RopePa
 Result<ModelConfig> configFromGguf(const io::GgufFile& file) {
     ModelConfig c;
     HEARTH_ASSIGN(std::string arch, file.getString("general.architecture"));
-    if (arch == "llama") c.arch = Architecture::Llama;
-    else if (arch == "qwen2") c.arch = Architecture::Qwen2;
-    else if (arch == "qwen3") c.arch = Architecture::Qwen3;
-    else return unsupported(file.path() + ": unsupported architecture '" + arch + "' (supported: llama, qwen2, qwen3)");
+    const ArchSpec* spec = findArchByGgufName(arch);
+    if (!spec)
+        return unsupported(file.path() + ": unsupported architecture '" + arch + "' (supported: " +
+                           supportedArchitectures() + ")");
+    c.arch = spec->arch;
     if (auto name = file.getString("general.name"); name.isOk()) c.name = name.value();
 
     HEARTH_ASSIGN(c.hidden, readDim(file, arch + ".embedding_length"));
@@ -86,14 +88,11 @@ Result<ModelConfig> configFromGguf(const io::GgufFile& file) {
     }
     c.rope.dims = c.headDim;
     if (file.find(arch + ".rope.dimension_count")) {
-        HEARTH_ASSIGN(int32_t ropeDims, readDim(file, arch + ".rope.dimension_count", 65536));
-        if (ropeDims != c.headDim)
-            return unsupported(file.path() + ": key " + arch + ".rope.dimension_count: partial RoPE (" +
-                               std::to_string(ropeDims) + " of " + std::to_string(c.headDim) +
-                               " dimensions) is not supported for " + arch);
+        HEARTH_ASSIGN(c.rope.dims, readDim(file, arch + ".rope.dimension_count", 65536));
+        if (c.rope.dims > c.headDim || c.rope.dims % 2 != 0)
+            return dataLoss(file.path() + ": key " + arch + ".rope.dimension_count (" + std::to_string(c.rope.dims) +
+                            ") must be even and at most the head dimension (" + std::to_string(c.headDim) + ")");
     }
-    // llama.cpp's converter permutes llama's Q/K rows into adjacent pairs; qwen keeps halves.
-    c.rope.pairing = c.arch == Architecture::Llama ? RopePairing::Adjacent : RopePairing::RotateHalf;
     HEARTH_TRY(readRopeScaling(file, arch, c.rope));
 
     const io::GgufTensorInfo* embd = file.findTensor("token_embd.weight");
@@ -108,8 +107,7 @@ Result<ModelConfig> configFromGguf(const io::GgufFile& file) {
                             " but token_embd.weight has " + std::to_string(c.vocabSize) + " rows");
     }
     c.tiedEmbeddings = file.findTensor("output.weight") == nullptr;
-    c.attnBias = c.arch == Architecture::Qwen2;
-    c.qkNorm = c.arch == Architecture::Qwen3;
+    HEARTH_TRY(spec->conventions(c, ModelFormat::Gguf, nullptr, file.path()));
 
     // Llama 3.1: per-frequency factors stored as a tensor.
     if (const io::GgufTensorInfo* freqs = file.findTensor("rope_freqs.weight")) {

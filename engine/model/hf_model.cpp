@@ -4,6 +4,7 @@
 
 #include "io/json_file.h"
 #include "io/safetensors.h"
+#include "model/arch/arch.h"
 #include "model/model_loader.h"
 
 namespace hearth {
@@ -101,10 +102,10 @@ Result<ModelConfig> configFromHf(const json& j, const std::string& file) {
     auto type = j.find("model_type");
     if (type == j.end() || !type->is_string()) return notFound(file + ": missing key model_type");
     const std::string arch = type->get<std::string>();
-    if (arch == "llama") c.arch = Architecture::Llama;
-    else if (arch == "qwen2") c.arch = Architecture::Qwen2;
-    else if (arch == "qwen3") c.arch = Architecture::Qwen3;
-    else return unsupported(file + ": unsupported architecture '" + arch + "' (supported: llama, qwen2, qwen3)");
+    const ArchSpec* spec = findArchByHfType(arch);
+    if (!spec)
+        return unsupported(file + ": unsupported architecture '" + arch + "' (supported: " + supportedArchitectures() + ")");
+    c.arch = spec->arch;
     c.name = fs::path(file).parent_path().filename().string();
     ConfigReader r{j, file};
     HEARTH_ASSIGN(c.vocabSize, r.dim("vocab_size"));
@@ -118,17 +119,15 @@ Result<ModelConfig> configFromHf(const json& j, const std::string& file) {
     HEARTH_ASSIGN(double eps, ConfigReader::number(j, "rms_norm_eps", 1e-6, file));
     c.rmsEps = float(eps);
     HEARTH_ASSIGN(c.tiedEmbeddings, ConfigReader::flag(j, "tie_word_embeddings", false, file));
-    if (c.arch == Architecture::Qwen2) {
-        c.attnBias = true;
-    } else if (c.arch == Architecture::Llama) {
-        HEARTH_ASSIGN(c.attnBias, ConfigReader::flag(j, "attention_bias", false, file));
-    }
-    c.qkNorm = c.arch == Architecture::Qwen3;
     if (auto act = j.find("hidden_act"); act != j.end() && act->is_string() && *act != "silu")
         return unsupported(file + ": hidden_act '" + act->get<std::string>() + "' is not supported (only silu)");
-    c.rope.dims = c.headDim;
-    c.rope.pairing = RopePairing::RotateHalf; // HF keeps Q/K in rotate-half order for every arch
+    HEARTH_ASSIGN(double rotaryFraction, ConfigReader::number(j, "partial_rotary_factor", 1.0, file));
+    c.rope.dims = int32_t(std::lround(c.headDim * rotaryFraction));
+    if (!(rotaryFraction > 0 && rotaryFraction <= 1) || c.rope.dims % 2 != 0)
+        return dataLoss(file + ": partial_rotary_factor " + std::to_string(rotaryFraction) +
+                        " must give an even number of rotated dimensions of the " + std::to_string(c.headDim));
     HEARTH_TRY(readRope(j, file, c.rope));
+    HEARTH_TRY(spec->conventions(c, ModelFormat::HuggingFace, &j, file));
     return c;
 }
 

@@ -11,6 +11,17 @@ namespace hearth {
 enum class Architecture { Llama, Qwen2, Qwen3 };
 const char* architectureName(Architecture arch);
 
+enum class ModelFormat { Gguf, HuggingFace };
+
+// What mixes tokens in a layer. Qwen3.5's Gated DeltaNet joins attention here; every layer's
+// feed-forward block is a dense SwiGLU (gate, up, down) for the architectures Hearth runs.
+enum class Mixer { Attention };
+const char* mixerName(Mixer mixer);
+
+struct LayerKind {
+    Mixer mixer = Mixer::Attention;
+};
+
 // Which dimensions RoPE rotates together inside a head.
 enum class RopePairing {
     Adjacent,   // (2i, 2i+1): GGUF llama, whose converter permuted Q/K rows (llama.cpp "norm")
@@ -22,7 +33,8 @@ const char* ropeScalingName(RopeScaling scaling);
 
 struct RopeParams {
     float theta = 10000.0f;         // base frequency
-    int32_t dims = 0;               // rotated dimensions per head (= head_dim here)
+    int32_t dims = 0;               // rotated dimensions per head: head_dim, or fewer (partial
+                                    // rotary: the first `dims` of each head rotate, the rest pass)
     RopePairing pairing = RopePairing::RotateHalf;
     RopeScaling scaling = RopeScaling::None;
     float factor = 1.0f;            // linear / llama3 / yarn scale factor
@@ -59,6 +71,10 @@ struct ModelConfig {
     bool qkNorm = false;            // per-head RMSNorm of q and k before RoPE (qwen3)
     bool tiedEmbeddings = false;    // the LM head is token_embd
     RopeParams rope;
+    std::vector<LayerKind> layerKinds; // one per layer
+
+    bool isAttention(int32_t layer) const { return layerKinds[size_t(layer)].mixer == Mixer::Attention; }
+    int32_t attentionLayerCount() const; // the layers that keep a KV cache
 };
 
 } // namespace hearth

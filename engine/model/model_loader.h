@@ -17,8 +17,6 @@ namespace hearth {
 
 namespace io { class GgufFile; }
 
-enum class ModelFormat { Gguf, HuggingFace };
-
 struct LoadedModel {
     std::string path;
     ModelFormat format = ModelFormat::Gguf;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "model/model_config.h"
 #include "quant/types.h"
 
 namespace hearth {
@@ -24,12 +25,31 @@ struct WeightMatrix {
     uint64_t bytes() const { return rowBytes * uint64_t(rows); }
 };
 
-struct LayerWeights {
-    std::vector<float> attnNorm, ffnNorm;
+// The attention mixer of a layer (Mixer::Attention).
+struct AttentionWeights {
+    std::vector<float> norm;                // [hidden], the RMSNorm in front of the block
+    WeightMatrix q, k, v, o;                // [heads*headDim, hidden] ... o: [hidden, heads*headDim]
     std::vector<float> qBias, kBias, vBias; // empty unless the architecture has them
     std::vector<float> qNorm, kNorm;        // [headDim], empty unless qkNorm
-    WeightMatrix wq, wk, wv, wo;
-    WeightMatrix wGate, wUp, wDown;
+};
+
+// The dense SwiGLU feed-forward block every layer ends with.
+struct FfnWeights {
+    std::vector<float> norm;                // [hidden]
+    WeightMatrix gate, up;                  // [ffn, hidden]
+    WeightMatrix down;                      // [hidden, ffn]
+};
+
+struct LayerWeights {
+    Mixer mixer = Mixer::Attention;
+    AttentionWeights attention;             // when mixer == Attention
+    FfnWeights ffn;
+
+    // Every matrix of the layer, in file order (quantize, export and tests walk them).
+    std::vector<const WeightMatrix*> matrices() const;
+    std::vector<WeightMatrix*> matrices();
+    // Every float vector (norms, biases), for the byte count.
+    std::vector<const std::vector<float>*> vectors() const;
 };
 
 struct ModelWeights {

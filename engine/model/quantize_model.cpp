@@ -65,7 +65,7 @@ Result<QuantPreset> parsePresetOrError(const std::string& name) {
 std::vector<WeightMatrix*> matricesInFileOrder(ModelWeights& w, bool tied) {
     std::vector<WeightMatrix*> out{&w.tokenEmbedding};
     for (LayerWeights& l : w.layers)
-        for (WeightMatrix* m : {&l.wq, &l.wk, &l.wv, &l.wo, &l.wGate, &l.wUp, &l.wDown}) out.push_back(m);
+        for (WeightMatrix* m : l.matrices()) out.push_back(m);
     if (!tied) out.push_back(&w.output);
     return out;
 }

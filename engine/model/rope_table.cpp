@@ -8,15 +8,6 @@
 
 namespace hearth {
 
-const char* architectureName(Architecture arch) {
-    switch (arch) {
-    case Architecture::Llama: return "llama";
-    case Architecture::Qwen2: return "qwen2";
-    case Architecture::Qwen3: return "qwen3";
-    }
-    return "unknown";
-}
-
 const char* ropeScalingName(RopeScaling scaling) {
     switch (scaling) {
     case RopeScaling::None: return "none";

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "model/synth_internal.h"
+#include "model/tensor_names.h"
 
 namespace hearth {
 namespace {
@@ -50,34 +51,35 @@ Result<SynthPlan> planSynthModel(const SynthParams& params) {
     };
     const uint64_t hidden = uint64_t(c.hidden), q = uint64_t(c.heads) * c.headDim, kv = uint64_t(c.kvHeads) * c.headDim;
     const uint64_t ffn = uint64_t(c.ffn), vocab = uint64_t(c.vocabSize), headDim = uint64_t(c.headDim);
-    add("token_embd.weight", {hidden, vocab}, SynthFill::Weights);
+    constexpr ModelFormat gguf = ModelFormat::Gguf;
+    add(tensorName(TensorRole::TokenEmbedding, gguf), {hidden, vocab}, SynthFill::Weights);
     if (c.rope.scaling == RopeScaling::Llama3) {
-        SynthTensor& freqs = add("rope_freqs.weight", {headDim / 2}, SynthFill::Fixed);
+        SynthTensor& freqs = add(tensorName(TensorRole::RopeFreqs, gguf), {uint64_t(c.rope.dims / 2)}, SynthFill::Fixed);
         freqs.fixedValues = synth::llama3FrequencyFactors(c.rope);
     }
     for (int l = 0; l < c.layers; ++l) {
-        const std::string b = "blk." + std::to_string(l) + ".";
-        add(b + "attn_norm.weight", {hidden}, SynthFill::Norm);
-        add(b + "attn_q.weight", {hidden, q}, SynthFill::Weights);
-        add(b + "attn_k.weight", {hidden, kv}, SynthFill::Weights);
-        add(b + "attn_v.weight", {hidden, kv}, SynthFill::Weights);
+        auto name = [&](TensorRole role) { return tensorName(role, gguf, l); };
+        add(name(TensorRole::AttnNorm), {hidden}, SynthFill::Norm);
+        add(name(TensorRole::Q), {hidden, q}, SynthFill::Weights);
+        add(name(TensorRole::K), {hidden, kv}, SynthFill::Weights);
+        add(name(TensorRole::V), {hidden, kv}, SynthFill::Weights);
         if (c.attnBias) {
-            add(b + "attn_q.bias", {q}, SynthFill::Bias);
-            add(b + "attn_k.bias", {kv}, SynthFill::Bias);
-            add(b + "attn_v.bias", {kv}, SynthFill::Bias);
+            add(name(TensorRole::QBias), {q}, SynthFill::Bias);
+            add(name(TensorRole::KBias), {kv}, SynthFill::Bias);
+            add(name(TensorRole::VBias), {kv}, SynthFill::Bias);
         }
         if (c.qkNorm) {
-            add(b + "attn_q_norm.weight", {headDim}, SynthFill::Norm);
-            add(b + "attn_k_norm.weight", {headDim}, SynthFill::Norm);
+            add(name(TensorRole::QNorm), {headDim}, SynthFill::Norm);
+            add(name(TensorRole::KNorm), {headDim}, SynthFill::Norm);
         }
-        add(b + "attn_output.weight", {q, hidden}, SynthFill::Weights);
-        add(b + "ffn_norm.weight", {hidden}, SynthFill::Norm);
-        add(b + "ffn_gate.weight", {hidden, ffn}, SynthFill::Weights);
-        add(b + "ffn_up.weight", {hidden, ffn}, SynthFill::Weights);
-        add(b + "ffn_down.weight", {ffn, hidden}, SynthFill::Weights);
+        add(name(TensorRole::O), {q, hidden}, SynthFill::Weights);
+        add(name(TensorRole::FfnNorm), {hidden}, SynthFill::Norm);
+        add(name(TensorRole::Gate), {hidden, ffn}, SynthFill::Weights);
+        add(name(TensorRole::Up), {hidden, ffn}, SynthFill::Weights);
+        add(name(TensorRole::Down), {ffn, hidden}, SynthFill::Weights);
     }
-    add("output_norm.weight", {hidden}, SynthFill::Norm);
-    if (!c.tiedEmbeddings) add("output.weight", {hidden, vocab}, SynthFill::Weights);
+    add(tensorName(TensorRole::OutputNorm, gguf), {hidden}, SynthFill::Norm);
+    if (!c.tiedEmbeddings) add(tensorName(TensorRole::Output, gguf), {hidden, vocab}, SynthFill::Weights);
     HEARTH_TRY(problem);
 
     constexpr uint64_t kAlignment = 32;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "model/arch/arch.h"
 #include "model/model_loader.h"
 #include "model/synth_internal.h"
 
@@ -46,13 +47,11 @@ ModelConfig configOf(const ShapeSpec& s) {
     c.ffn = s.ffn;
     c.contextLength = s.context;
     c.rmsEps = s.rmsEps;
-    c.attnBias = s.arch == Architecture::Qwen2;
-    c.qkNorm = s.arch == Architecture::Qwen3;
     c.tiedEmbeddings = s.tied;
     c.rope.theta = s.theta;
     c.rope.dims = s.headDim;
-    // GGUF llama stores Q/K rows in adjacent-pair order; qwen keeps rotate-half.
-    c.rope.pairing = s.arch == Architecture::Llama ? RopePairing::Adjacent : RopePairing::RotateHalf;
+    // Synth writes GGUF: the architecture's conventions for that format.
+    (void)archSpec(s.arch).conventions(c, ModelFormat::Gguf, nullptr, s.name);
     if (s.llama31Rope) {
         c.rope.scaling = RopeScaling::Llama3;
         c.rope.factor = 8.0f;
@@ -102,14 +101,20 @@ Result<ModelConfig> resolveConfig(const SynthParams& params, std::string& shapeN
         shapeName = params.shape;
     } else {
         HEARTH_ASSIGN(c, configFromHfFile(params.configPath));
-        // HF checkpoints keep Q/K in rotate-half order; a GGUF llama has them permuted.
-        c.rope.pairing = c.arch == Architecture::Llama ? RopePairing::Adjacent : RopePairing::RotateHalf;
+        // Synth writes GGUF (a llama's Q/K rows in adjacent-pair order): that format's
+        // conventions, keeping the biases config.json asked for.
+        const bool biases = c.attnBias;
+        HEARTH_TRY(archSpec(c.arch).conventions(c, ModelFormat::Gguf, nullptr, params.configPath));
+        c.attnBias = biases;
         shapeName = c.name.empty() ? "config" : c.name;
         HEARTH_TRY(checkConfig(c, params.configPath));
     }
     if (params.layers < 0 || params.layers > 4096)
         return invalidArgument("layers must be 1 to 4096, got " + std::to_string(params.layers));
-    if (params.layers > 0) c.layers = params.layers;
+    if (params.layers > 0) {
+        c.layers = params.layers;
+        c.layerKinds.resize(size_t(c.layers)); // a shorter model keeps the first layers' kinds
+    }
     c.name = shapeName + " (synthetic)";
     return c;
 }

@@ -47,7 +47,9 @@ std::string cpuModelName() {
     return "CPU";
 }
 
-DeviceInfo probeCpu() {
+} // namespace
+
+DeviceInfo probeCpuNow() {
     DeviceInfo cpu;
     cpu.kind = DeviceKind::Cpu;
     unsigned threads = std::thread::hardware_concurrency();
@@ -56,6 +58,8 @@ DeviceInfo probeCpu() {
     cpu.freeBytes = meminfoBytes("MemAvailable");
     return cpu;
 }
+
+namespace {
 
 // Where the CUDA module may be: $HEARTH_CUDA_MODULE, beside the executable's lib folders (build
 // tree and install tree), then the loader's own search path.
@@ -76,6 +80,19 @@ std::vector<std::string> moduleCandidates(const std::string& moduleName) {
     return out;
 }
 
+// dlerror's "libcudart.so.13: cannot open shared object file: ..." in plain words: which
+// library is missing. (The app sorts reasons by their words: keep "could not be loaded".)
+std::string moduleLoadFailure(const std::string& moduleName, const std::string& error) {
+    const size_t missing = error.find(": cannot open shared object file");
+    if (missing != std::string::npos) {
+        const std::string library = error.substr(0, missing);
+        if (fs::path(library).filename() == moduleName)
+            return "the CUDA backend could not be loaded: its module " + moduleName + " is missing from this installation";
+        return "the CUDA backend could not be loaded: it needs " + library + ", which is not installed";
+    }
+    return "the CUDA backend could not be loaded (" + error + ")";
+}
+
 void probeCuda(DeviceReport& report) {
     const std::string moduleName = HEARTH_CUDA_MODULE_NAME;
     report.cudaBuilt = !moduleName.empty();
@@ -84,14 +101,16 @@ void probeCuda(DeviceReport& report) {
         return;
     }
     void* handle = nullptr;
-    std::string lastError;
+    std::string firstError; // of the first module file that exists: why it would not load
     for (const std::string& candidate : moduleCandidates(moduleName)) {
         handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (handle) break;
-        lastError = dlerror();
+        const char* error = dlerror();
+        std::error_code ec;
+        if (firstError.empty() && error && (fs::exists(candidate, ec) || candidate == moduleName)) firstError = error;
     }
     if (!handle) {
-        report.cudaUnavailableReason = "the CUDA backend could not be loaded (" + lastError + ")";
+        report.cudaUnavailableReason = moduleLoadFailure(moduleName, firstError);
         return;
     }
     // The module stays loaded for the life of the process (the backend will use it).
@@ -122,7 +141,7 @@ void probeCuda(DeviceReport& report) {
 const DeviceReport& probeDevices() {
     static const DeviceReport report = [] {
         DeviceReport r;
-        r.devices.push_back(probeCpu());
+        r.devices.push_back(probeCpuNow());
         probeCuda(r);
         return r;
     }();

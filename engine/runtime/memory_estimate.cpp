@@ -25,7 +25,8 @@ Result<MemoryEstimate> estimateMemory(const ModelDescription& d, int32_t context
     MemoryEstimate e;
     for (const auto& [name, t] : d.tensors.tensors) e.weightsBytes += t.bytes;
     const uint64_t elementBytes = kvType == KvType::F16 ? 2 : 4;
-    const uint64_t perToken = 2ull * c.layers * c.kvHeads * c.headDim * elementBytes; // K and V
+    // K and V, for the layers whose mixer is attention (the others keep no KV cache).
+    const uint64_t perToken = 2ull * uint64_t(c.attentionLayerCount()) * c.kvHeads * c.headDim * elementBytes;
     e.kvBytesPer1024Tokens = perToken * 1024;
     e.kvCacheBytes = perToken * uint64_t(context);
     e.recurrentStateBytes = 0; // attention-only architectures

@@ -1,6 +1,7 @@
 // Model: a loaded, validated model and what it says about itself.
 #include <optional>
 
+#include "backend/backend.h"
 #include "hearth/engine.h"
 #include "model/model_loader.h"
 #include "model/quantize_model.h"
@@ -36,8 +37,6 @@ ModelInfo makeModelInfo(const std::string& path, ModelFormat format, const Model
 Model::~Model() = default;
 
 Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
-    if (params.device == DeviceKind::Cuda)
-        return unsupported("the CUDA backend cannot run models yet in this version; use --device cpu");
     if (params.threads < 0) return invalidArgument("threads must be >= 0");
     std::optional<QuantPreset> preset;
     if (!params.quant.empty()) { // before loading: a typo should not cost a load
@@ -49,6 +48,7 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     model->m_info = makeModelInfo(loaded.path, loaded.format, loaded.config, loaded.parameterCount,
                                   loaded.tensorTypeCounts);
     model->m_model = std::make_unique<LoadedModel>(std::move(loaded));
+    HEARTH_ASSIGN(model->m_device, createDeviceModel(*model->m_model, {params.device, params.threads}));
     model->m_params = params;
     return model;
 }

@@ -50,45 +50,45 @@ const char* stopReasonName(StopReason reason) {
     case StopReason::Length: return "length";
     case StopReason::Cancel: return "cancel";
     case StopReason::StopString: return "stop_string";
+    case StopReason::Context: return "context";
     }
     return "unknown";
 }
 
+Session::Session() = default;
 Session::~Session() = default;
 
 Result<std::unique_ptr<Session>> Session::create(const Model& model, const SessionParams& params) {
     if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
-    CpuBackendParams cpu;
-    cpu.threads = model.params().threads;
-    cpu.contextLength = params.contextLength;
-    HEARTH_ASSIGN(auto backend, createCpuBackend(model.loaded(), cpu));
+    SessionConfig config;
+    config.contextLength = params.contextLength;
+    HEARTH_ASSIGN(auto state, model.device().createSession(config));
     std::unique_ptr<Session> session(new Session());
     session->m_model = &model;
-    session->m_backend = std::move(backend);
+    session->m_state = std::move(state);
     return session;
 }
 
-void Session::markTurnBoundary() { m_backend->checkpoint(int32_t(m_cached.size())); }
+void Session::markTurnBoundary() { m_state->checkpoint(int32_t(m_cached.size())); }
 
-int32_t Session::contextLength() const { return m_backend->contextLength(); }
-std::string Session::deviceName() const { return m_backend->deviceName(); }
+int32_t Session::contextLength() const { return m_state->contextLength(); }
+std::string Session::deviceName() const { return m_model->device().deviceName(); }
 
-// Runs one token at the next position and records it as cached.
-Status Session::feed(int32_t token, bool wantLogits, std::vector<float>& logits, const GenerateParams& params) {
-    const int32_t pos = int32_t(m_cached.size());
-    Status s = m_backend->forward(token, pos, wantLogits ? std::span<float>(logits) : std::span<float>());
-    if (!s.isOk()) {
-        m_cached.clear(); // the cache may be half-written: start over next time
-        return s;
-    }
-    m_cached.push_back(token);
-    if (wantLogits && params.allLogits) params.allLogits->insert(params.allLogits->end(), logits.begin(), logits.end());
-    return Status::ok();
+MemoryReport Session::memoryReport() const {
+    const DeviceModel& device = m_model->device();
+    const StateBytes state = m_state->stateBytes();
+    MemoryReport r;
+    r.device = device.deviceInfo();
+    r.weightsBytes = device.weightBytes();
+    r.kvCacheBytes = state.kvCache;
+    r.recurrentStateBytes = state.recurrentState;
+    r.workspaceBytes = state.workspace;
+    r.deviceContextBytes = device.deviceContextBytes();
+    return r;
 }
 
-Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, const GenerateParams& params) {
-    const LoadedModel& model = m_model->loaded();
-    const int32_t vocab = model.config.vocabSize;
+Status Session::validate(const std::vector<int32_t>& promptIds, const GenerateParams& params) const {
+    const int32_t vocab = m_model->loaded().config.vocabSize;
     if (promptIds.empty()) return invalidArgument("the prompt is empty (no tokens)");
     if (params.maxTokens < 0) return invalidArgument("the maximum number of tokens must be >= 0");
     if (int64_t(promptIds.size()) > contextLength())
@@ -98,10 +98,55 @@ Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, 
         if (id < 0 || id >= vocab)
             return invalidArgument("prompt token id " + std::to_string(id) + " is outside the vocabulary of " +
                                    std::to_string(vocab));
-    const SamplerParams sp = samplerParams(params);
-    HEARTH_TRY(Sampler::validate(sp));
-    Sampler sampler(sp);
+    return Sampler::validate(samplerParams(params));
+}
 
+// The longest common prefix of the cached tokens and the prompt, but never the last prompt
+// token: decoding it gives the first sample. A backend with recurrent state may return to an
+// earlier snapshot; the tokens after it are processed again.
+size_t Session::reusePrefix(const std::vector<int32_t>& promptIds) {
+    const auto mismatch = std::mismatch(m_cached.begin(), m_cached.end(), promptIds.begin(), promptIds.end());
+    size_t common = std::min<size_t>(mismatch.first - m_cached.begin(), promptIds.size() - 1);
+    common = size_t(m_state->rewindTo(int32_t(common)));
+    m_cached.resize(common);
+    return common;
+}
+
+// Every prompt token after the reused prefix but the last.
+Status Session::prefill(const std::vector<int32_t>& promptIds, size_t from, const GenerateParams& params,
+                        bool& cancelled) {
+    const std::span<const int32_t> tokens(promptIds.data() + from, promptIds.size() - 1 - from);
+    std::vector<float> logits;
+    const LogitsWanted which = params.allLogits ? LogitsWanted::All : LogitsWanted::None;
+    auto done = m_state->prefill(tokens, int32_t(from), which, logits, params.cancel);
+    if (!done.isOk()) {
+        m_cached.clear(); // the state may be half-written: start over next time
+        return done.status();
+    }
+    m_cached.insert(m_cached.end(), tokens.begin(), tokens.begin() + *done);
+    if (params.allLogits) params.allLogits->insert(params.allLogits->end(), logits.begin(),
+                                                    logits.begin() + int64_t(*done) * m_model->loaded().config.vocabSize);
+    cancelled = size_t(*done) < tokens.size();
+    return Status::ok();
+}
+
+// Runs `token` at the next position and returns the sample from its logits.
+Result<int32_t> Session::decode(int32_t token, Sampler& sampler, const GenerateParams& params) {
+    std::vector<float> logits;
+    auto next = m_state->decode(token, int32_t(m_cached.size()), sampler, params.allLogits ? &logits : nullptr);
+    if (!next.isOk()) {
+        m_cached.clear();
+        return next.status();
+    }
+    m_cached.push_back(token);
+    if (params.allLogits) params.allLogits->insert(params.allLogits->end(), logits.begin(), logits.end());
+    return next;
+}
+
+Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, const GenerateParams& params) {
+    HEARTH_TRY(validate(promptIds, params));
+    const LoadedModel& model = m_model->loaded();
+    Sampler sampler(samplerParams(params));
     std::vector<int32_t> stopIds = params.stopIds;
     if (params.useModelStopIds)
         stopIds.insert(stopIds.end(), model.endOfGenerationIds.begin(), model.endOfGenerationIds.end());
@@ -110,32 +155,24 @@ Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, 
 
     GenerateResult result;
     result.promptTokens = int32_t(promptIds.size());
-    std::vector<float> logits(vocab);
-
-    // Reuse the longest common prefix, but always run the last prompt token: its logits are
-    // needed and the cache does not keep logits. (Attention KV past the prefix is simply
-    // overwritten; recurrent state will need the backend's snapshots here.)
-    const auto mismatch = std::mismatch(m_cached.begin(), m_cached.end(), promptIds.begin(), promptIds.end());
-    size_t common = std::min<size_t>(mismatch.first - m_cached.begin(), promptIds.size() - 1);
-    common = size_t(m_backend->rewindTo(int32_t(common)));
-    m_cached.resize(common);
+    const size_t common = reusePrefix(promptIds);
     result.reusedTokens = int32_t(common);
     for (int32_t id : promptIds) sampler.accept(id);
 
+    // Prefill, then the last prompt token through decode: its sample is the first reply token.
     const auto prefillStart = Clock::now();
-    for (size_t i = common; i < promptIds.size(); ++i) {
-        if (cancelled()) {
-            result.stop = StopReason::Cancel;
-            return result;
-        }
-        const bool wantLogits = params.allLogits || i + 1 == promptIds.size();
-        HEARTH_TRY(feed(promptIds[i], wantLogits, logits, params));
+    bool prefillCancelled = false;
+    HEARTH_TRY(prefill(promptIds, common, params, prefillCancelled));
+    if (prefillCancelled || cancelled()) {
+        result.stop = StopReason::Cancel;
+        return result;
     }
+    HEARTH_ASSIGN(int32_t next, decode(promptIds.back(), sampler, params));
     result.prefillMs = msSince(prefillStart);
     const size_t prefilled = promptIds.size() - common;
     result.prefillTokPerS = result.prefillMs > 0 ? prefilled * 1000.0 / result.prefillMs : -1;
 
-    // Decode: sample from the last logits, stop, or feed the token back.
+    // Decode: stop, or keep the sample and feed it back.
     StreamingDetokenizer detok(*model.tokenizer, promptIds.back());
     StopStringFilter stops(params.stopStrings);
     auto emit = [&](const std::string& text) {
@@ -149,7 +186,7 @@ Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, 
             result.stop = StopReason::Cancel;
             break;
         }
-        const int32_t token = sampler.sample(logits);
+        const int32_t token = next;
         if (isStop(token)) {
             result.stop = StopReason::Eos;
             result.stopTokenId = token;
@@ -163,9 +200,12 @@ Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, 
             break;
         }
         if (int32_t(result.outputIds.size()) == params.maxTokens) break; // no forward pass needed
-        if (int32_t(m_cached.size()) >= contextLength()) break;           // the context is full
+        if (int32_t(m_cached.size()) >= contextLength()) { // no position left to feed it
+            result.stop = StopReason::Context;
+            break;
+        }
         if (const int delay = testDecodeDelayMs()) std::this_thread::sleep_for(std::chrono::milliseconds(delay));
-        HEARTH_TRY(feed(token, true, logits, params));
+        HEARTH_ASSIGN(next, decode(token, sampler, params));
         ++decodedForwards;
     }
     if (!stops.stopped()) emit(stops.push(detok.flush()) + stops.flush());

@@ -1,61 +1,38 @@
-// The reference forward pass: fp32 arithmetic, one token at a time, read top to bottom.
-// llama / qwen2 / qwen3 differ only in the flags of ModelConfig (biases, q/k norm, RoPE pairing).
+// The reference forward pass: fp32 arithmetic, one token at a time, read top to bottom. Each
+// layer runs its mixer (attention for every architecture here) and its feed-forward block;
+// llama / qwen2 / qwen3 differ only in ModelConfig's flags (biases, q/k norm, RoPE pairing).
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "backend/backend.h"
+#include "backend/cpu/cpu_ops.h"
 #include "backend/cpu/thread_pool.h"
-#include "hearth/devices.h"
 #include "model/model_loader.h"
 #include "quant/dequantize.h"
+#include "sampling/sampler.h"
 
 namespace hearth {
 namespace {
 
-void rmsnorm(float* out, const float* x, const float* weight, int64_t n, float eps) {
-    double sumSquares = 0.0; // double: the norm of a 5120-vector should not depend on order luck
-    for (int64_t i = 0; i < n; ++i) sumSquares += double(x[i]) * x[i];
-    const float scale = float(1.0 / std::sqrt(sumSquares / double(n) + eps));
-    for (int64_t i = 0; i < n; ++i) out[i] = x[i] * scale * weight[i];
-}
+using cpu::rmsnorm;
 
-void softmax(float* x, int64_t n) {
-    const float maxValue = *std::max_element(x, x + n);
-    float sum = 0.0f;
-    for (int64_t i = 0; i < n; ++i) {
-        x[i] = std::exp(x[i] - maxValue);
-        sum += x[i];
-    }
-    for (int64_t i = 0; i < n; ++i) x[i] /= sum;
-}
-
-float silu(float x) { return x / (1.0f + std::exp(-x)); }
-
-class CpuBackend final : public Backend {
+class CpuSession final : public BackendSession {
 public:
-    CpuBackend(const LoadedModel& model, int threads, int32_t context)
-        : m_model(model), m_config(model.config), m_pool(threads), m_context(context),
-          m_rope(computeRopeTable(model.config.rope)) {
-        const ModelConfig& c = m_config;
-        const int64_t kvWidth = int64_t(c.kvHeads) * c.headDim;
-        m_x.resize(c.hidden);
-        m_xb.resize(c.hidden);
-        m_q.resize(int64_t(c.heads) * c.headDim);
-        m_attnOut.resize(m_q.size());
-        m_gate.resize(c.ffn);
-        m_up.resize(c.ffn);
-        m_scores.resize(int64_t(c.heads) * context);
-        m_keys.assign(size_t(c.layers) * context * kvWidth, 0.0f);
-        m_values.assign(m_keys.size(), 0.0f);
-    }
+    CpuSession(const LoadedModel& model, int threads, int32_t context);
 
-    std::string deviceName() const override { return "cpu: " + probeDevices().devices.front().name; }
     int32_t contextLength() const override { return m_context; }
-
-    Status forward(int32_t token, int32_t pos, std::span<float> logits) override;
+    Result<int32_t> prefill(std::span<const int32_t> tokens, int32_t start, LogitsWanted which,
+                            std::vector<float>& logits, const std::atomic<bool>* cancel) override;
+    Result<int32_t> decode(int32_t token, int32_t pos, Sampler& sampler, std::vector<float>* logits) override;
+    StateBytes stateBytes() const override;
 
 private:
+    // One token through the model; the logits (when not null) get [vocab] values.
+    Status forward(int32_t token, int32_t pos, float* logits);
+    void attentionBlock(const AttentionWeights& w, int32_t kvLayer, int32_t pos);
+    void ffnBlock(const FfnWeights& w);
+    void attend(int32_t kvLayer, int32_t pos);
     // y[rows] = W x, rows split across threads (each dot product stays on one thread). Each
     // thread gets at least ~64 K weights, below which waking it costs more than it saves.
     void matvec(float* y, const WeightMatrix& w, const float* x) {
@@ -64,42 +41,56 @@ private:
             for (int64_t r = begin; r < end; ++r) y[r] = dotRow(w.type, w.row(r), x, w.cols);
         }, parts);
     }
-    void rope(float* vec, int heads, int32_t pos) const;
-    void attention(int layer, int32_t pos);
 
     const LoadedModel& m_model;
     const ModelConfig& m_config;
     ThreadPool m_pool;
     int32_t m_context;
     RopeTable m_rope;
-    std::vector<float> m_x, m_xb, m_q, m_attnOut, m_gate, m_up, m_scores;
-    std::vector<float> m_keys, m_values; // [layer][pos][kvHeads * headDim]
+    std::vector<int32_t> m_kvLayer;     // [layers]: index into the KV cache, -1 without one
+    int64_t m_kvWidth;                  // kvHeads * headDim
+    std::vector<float> m_x;             // [hidden] the residual stream
+    std::vector<float> m_xb;            // [hidden] normed input / block output
+    std::vector<float> m_q;             // [heads * headDim]
+    std::vector<float> m_attnOut;       // [heads * headDim]
+    std::vector<float> m_gate, m_up;    // [ffn]
+    std::vector<float> m_scores;        // [heads * context]
+    std::vector<float> m_keys, m_values; // [attention layer][pos][kvHeads * headDim]
+    std::vector<float> m_logits;        // [vocab] decode's logits
 };
 
-void CpuBackend::rope(float* vec, int heads, int32_t pos) const {
-    const int d = m_config.headDim;
-    const int pairs = m_config.rope.dims / 2;
-    const bool adjacent = m_config.rope.pairing == RopePairing::Adjacent;
-    for (int h = 0; h < heads; ++h) {
-        float* v = vec + int64_t(h) * d;
-        for (int i = 0; i < pairs; ++i) {
-            const float angle = float(pos) * m_rope.inverseFrequencies[i];
-            const float c = std::cos(angle) * m_rope.magnitude;
-            const float s = std::sin(angle) * m_rope.magnitude;
-            const int a = adjacent ? 2 * i : i;
-            const int b = adjacent ? 2 * i + 1 : i + pairs;
-            const float x0 = v[a], x1 = v[b];
-            v[a] = x0 * c - x1 * s;
-            v[b] = x0 * s + x1 * c;
-        }
-    }
+CpuSession::CpuSession(const LoadedModel& model, int threads, int32_t context)
+    : m_model(model), m_config(model.config), m_pool(threads), m_context(context),
+      m_rope(computeRopeTable(model.config.rope)) {
+    const ModelConfig& c = m_config;
+    m_kvWidth = int64_t(c.kvHeads) * c.headDim;
+    int32_t attentionLayers = 0;
+    for (int32_t i = 0; i < c.layers; ++i) m_kvLayer.push_back(c.isAttention(i) ? attentionLayers++ : -1);
+    m_x.resize(c.hidden);
+    m_xb.resize(c.hidden);
+    m_q.resize(int64_t(c.heads) * c.headDim);
+    m_attnOut.resize(m_q.size());
+    m_gate.resize(c.ffn);
+    m_up.resize(c.ffn);
+    m_scores.resize(int64_t(c.heads) * context);
+    m_keys.assign(size_t(attentionLayers) * context * m_kvWidth, 0.0f);
+    m_values.assign(m_keys.size(), 0.0f);
+    m_logits.resize(c.vocabSize);
 }
 
-void CpuBackend::attention(int layer, int32_t pos) {
+StateBytes CpuSession::stateBytes() const {
+    StateBytes b;
+    b.kvCache = (m_keys.size() + m_values.size()) * sizeof(float);
+    for (const std::vector<float>* v : {&m_x, &m_xb, &m_q, &m_attnOut, &m_gate, &m_up, &m_scores, &m_logits})
+        b.workspace += v->size() * sizeof(float);
+    return b;
+}
+
+// Scores of the query heads against every cached position, softmax, weighted sum of values.
+void CpuSession::attend(int32_t kvLayer, int32_t pos) {
     const ModelConfig& c = m_config;
-    const int64_t kvWidth = int64_t(c.kvHeads) * c.headDim;
-    const float* keys = m_keys.data() + size_t(layer) * m_context * kvWidth;
-    const float* values = m_values.data() + size_t(layer) * m_context * kvWidth;
+    const float* keys = m_keys.data() + size_t(kvLayer) * m_context * m_kvWidth;
+    const float* values = m_values.data() + size_t(kvLayer) * m_context * m_kvWidth;
     const int group = c.heads / c.kvHeads;
     const float scale = 1.0f / std::sqrt(float(c.headDim));
     const int parts = int(std::max<int64_t>(1, int64_t(c.heads) * (pos + 1) * c.headDim / 32768));
@@ -109,23 +100,60 @@ void CpuBackend::attention(int layer, int32_t pos) {
             const int64_t kvOffset = (h / group) * c.headDim;
             float* scores = m_scores.data() + h * m_context;
             for (int32_t t = 0; t <= pos; ++t) {
-                const float* k = keys + t * kvWidth + kvOffset;
+                const float* k = keys + t * m_kvWidth + kvOffset;
                 float dot = 0.0f;
                 for (int i = 0; i < c.headDim; ++i) dot += q[i] * k[i];
                 scores[t] = dot * scale;
             }
-            softmax(scores, pos + 1);
+            cpu::softmax(scores, pos + 1);
             float* out = m_attnOut.data() + h * c.headDim;
             std::fill(out, out + c.headDim, 0.0f);
             for (int32_t t = 0; t <= pos; ++t) {
-                const float* v = values + t * kvWidth + kvOffset;
+                const float* v = values + t * m_kvWidth + kvOffset;
                 for (int i = 0; i < c.headDim; ++i) out[i] += scores[t] * v[i];
             }
         }
     }, parts);
 }
 
-Status CpuBackend::forward(int32_t token, int32_t pos, std::span<float> logits) {
+// Norm, q/k/v (+bias), per-head q/k norm, RoPE, cache, attend, project, residual.
+void CpuSession::attentionBlock(const AttentionWeights& w, int32_t kvLayer, int32_t pos) {
+    const ModelConfig& c = m_config;
+    float* k = m_keys.data() + (size_t(kvLayer) * m_context + pos) * m_kvWidth;
+    float* v = m_values.data() + (size_t(kvLayer) * m_context + pos) * m_kvWidth;
+    rmsnorm(m_xb.data(), m_x.data(), w.norm.data(), c.hidden, c.rmsEps);
+    matvec(m_q.data(), w.q, m_xb.data());
+    matvec(k, w.k, m_xb.data());
+    matvec(v, w.v, m_xb.data());
+    if (c.attnBias) {
+        for (size_t i = 0; i < m_q.size(); ++i) m_q[i] += w.qBias[i];
+        for (int64_t i = 0; i < m_kvWidth; ++i) k[i] += w.kBias[i], v[i] += w.vBias[i];
+    }
+    if (c.qkNorm) {
+        for (int h = 0; h < c.heads; ++h)
+            rmsnorm(&m_q[size_t(h) * c.headDim], &m_q[size_t(h) * c.headDim], w.qNorm.data(), c.headDim, c.rmsEps);
+        for (int h = 0; h < c.kvHeads; ++h)
+            rmsnorm(k + size_t(h) * c.headDim, k + size_t(h) * c.headDim, w.kNorm.data(), c.headDim, c.rmsEps);
+    }
+    cpu::applyRope(m_q.data(), c.heads, c.headDim, pos, c.rope, m_rope);
+    cpu::applyRope(k, c.kvHeads, c.headDim, pos, c.rope, m_rope);
+    attend(kvLayer, pos);
+    matvec(m_xb.data(), w.o, m_attnOut.data());
+    for (int i = 0; i < c.hidden; ++i) m_x[i] += m_xb[i];
+}
+
+// Norm, SwiGLU, project, residual.
+void CpuSession::ffnBlock(const FfnWeights& w) {
+    const ModelConfig& c = m_config;
+    rmsnorm(m_xb.data(), m_x.data(), w.norm.data(), c.hidden, c.rmsEps);
+    matvec(m_gate.data(), w.gate, m_xb.data());
+    matvec(m_up.data(), w.up, m_xb.data());
+    for (int i = 0; i < c.ffn; ++i) m_gate[i] = cpu::silu(m_gate[i]) * m_up[i];
+    matvec(m_xb.data(), w.down, m_gate.data());
+    for (int i = 0; i < c.hidden; ++i) m_x[i] += m_xb[i];
+}
+
+Status CpuSession::forward(int32_t token, int32_t pos, float* logits) {
     const ModelConfig& c = m_config;
     const ModelWeights& w = m_model.weights;
     if (pos < 0 || pos >= m_context)
@@ -134,72 +162,79 @@ Status CpuBackend::forward(int32_t token, int32_t pos, std::span<float> logits) 
     if (token < 0 || token >= c.vocabSize)
         return invalidArgument("token id " + std::to_string(token) + " is outside the vocabulary of " +
                                std::to_string(c.vocabSize));
-    if (!logits.empty() && int64_t(logits.size()) < c.vocabSize)
-        return invalidArgument("logits buffer too small");
-
-    const int64_t kvWidth = int64_t(c.kvHeads) * c.headDim;
-    float* x = m_x.data();
-    float* xb = m_xb.data();
-    dequantizeRow(w.tokenEmbedding.type, w.tokenEmbedding.row(token), x, c.hidden);
-
-    for (int layer = 0; layer < c.layers; ++layer) {
-        const LayerWeights& l = w.layers[layer];
-        float* k = m_keys.data() + (size_t(layer) * m_context + pos) * kvWidth;
-        float* v = m_values.data() + (size_t(layer) * m_context + pos) * kvWidth;
-
-        // Attention block: norm, q/k/v (+bias), per-head q/k norm, RoPE, cache, attend, project.
-        rmsnorm(xb, x, l.attnNorm.data(), c.hidden, c.rmsEps);
-        matvec(m_q.data(), l.wq, xb);
-        matvec(k, l.wk, xb);
-        matvec(v, l.wv, xb);
-        if (c.attnBias) {
-            for (size_t i = 0; i < m_q.size(); ++i) m_q[i] += l.qBias[i];
-            for (int64_t i = 0; i < kvWidth; ++i) k[i] += l.kBias[i], v[i] += l.vBias[i];
+    dequantizeRow(w.tokenEmbedding.type, w.tokenEmbedding.row(token), m_x.data(), c.hidden);
+    for (int32_t layer = 0; layer < c.layers; ++layer) {
+        const LayerWeights& l = w.layers[size_t(layer)];
+        switch (l.mixer) {
+        case Mixer::Attention: attentionBlock(l.attention, m_kvLayer[size_t(layer)], pos); break;
         }
-        if (c.qkNorm) {
-            for (int h = 0; h < c.heads; ++h)
-                rmsnorm(&m_q[size_t(h) * c.headDim], &m_q[size_t(h) * c.headDim], l.qNorm.data(), c.headDim, c.rmsEps);
-            for (int h = 0; h < c.kvHeads; ++h)
-                rmsnorm(k + size_t(h) * c.headDim, k + size_t(h) * c.headDim, l.kNorm.data(), c.headDim, c.rmsEps);
-        }
-        rope(m_q.data(), c.heads, pos);
-        rope(k, c.kvHeads, pos);
-        attention(layer, pos);
-        matvec(xb, l.wo, m_attnOut.data());
-        for (int i = 0; i < c.hidden; ++i) x[i] += xb[i];
-
-        // Feed-forward block: norm, SwiGLU, project.
-        rmsnorm(xb, x, l.ffnNorm.data(), c.hidden, c.rmsEps);
-        matvec(m_gate.data(), l.wGate, xb);
-        matvec(m_up.data(), l.wUp, xb);
-        for (int i = 0; i < c.ffn; ++i) m_gate[i] = silu(m_gate[i]) * m_up[i];
-        matvec(xb, l.wDown, m_gate.data());
-        for (int i = 0; i < c.hidden; ++i) x[i] += xb[i];
+        ffnBlock(l.ffn);
     }
-
-    if (logits.empty()) return Status::ok();
-    rmsnorm(xb, x, w.outputNorm.data(), c.hidden, c.rmsEps);
-    matvec(logits.data(), w.output, xb);
+    if (!logits) return Status::ok();
+    rmsnorm(m_xb.data(), m_x.data(), w.outputNorm.data(), c.hidden, c.rmsEps);
+    matvec(logits, w.output, m_xb.data());
     return Status::ok();
 }
 
-} // namespace
+Result<int32_t> CpuSession::prefill(std::span<const int32_t> tokens, int32_t start, LogitsWanted which,
+                                    std::vector<float>& logits, const std::atomic<bool>* cancel) {
+    const size_t vocab = size_t(m_config.vocabSize);
+    if (which == LogitsWanted::All) logits.resize(tokens.size() * vocab);
+    if (which == LogitsWanted::Last) logits.resize(vocab);
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        if (cancel && cancel->load(std::memory_order_relaxed)) return int32_t(i);
+        float* out = which == LogitsWanted::All                                  ? logits.data() + i * vocab
+                     : which == LogitsWanted::Last && i + 1 == tokens.size()    ? logits.data()
+                                                                                 : nullptr;
+        HEARTH_TRY(forward(tokens[i], start + int32_t(i), out));
+    }
+    return int32_t(tokens.size());
+}
 
-Result<std::unique_ptr<Backend>> createCpuBackend(const LoadedModel& model, const CpuBackendParams& params) {
-    int32_t context = params.contextLength > 0 ? params.contextLength : std::min(model.config.contextLength, 4096);
+Result<int32_t> CpuSession::decode(int32_t token, int32_t pos, Sampler& sampler, std::vector<float>* logits) {
+    HEARTH_TRY(forward(token, pos, m_logits.data()));
+    if (logits) *logits = m_logits;
+    return sampler.sample(m_logits);
+}
+
+class CpuDeviceModel final : public DeviceModel {
+public:
+    CpuDeviceModel(const LoadedModel& model, int32_t threads) : m_model(model), m_threads(threads) {}
+    DeviceKind kind() const override { return DeviceKind::Cpu; }
+    std::string deviceName() const override { return "cpu: " + deviceInfo().name; }
+    DeviceInfo deviceInfo() const override { return probeCpuNow(); }
+    // The weights stay in the mapped file (or the buffers a preset made): nothing is copied.
+    uint64_t weightBytes() const override { return m_model.weights.totalBytes(); }
+    Result<std::unique_ptr<BackendSession>> createSession(const SessionConfig& config) const override;
+
+private:
+    const LoadedModel& m_model;
+    int32_t m_threads;
+};
+
+Result<std::unique_ptr<BackendSession>> CpuDeviceModel::createSession(const SessionConfig& config) const {
+    const ModelConfig& c = m_model.config;
+    const int32_t context = config.contextLength > 0 ? config.contextLength : std::min(c.contextLength, 4096);
     if (context <= 0) return invalidArgument("context length must be positive");
-    const ModelConfig& c = model.config;
-    const uint64_t kvBytes = 2ull * c.layers * uint64_t(context) * c.kvHeads * c.headDim * sizeof(float);
-    const uint64_t available = probeDevices().devices.front().freeBytes;
+    const uint64_t kvBytes =
+        2ull * uint64_t(c.attentionLayerCount()) * uint64_t(context) * uint64_t(c.kvHeads) * c.headDim * sizeof(float);
+    const uint64_t available = probeCpuNow().freeBytes;
     if (available > 0 && kvBytes > available)
         return outOfMemory("the KV cache for " + std::to_string(context) + " tokens needs " +
                            std::to_string(kvBytes >> 20) + " MiB, but only " + std::to_string(available >> 20) +
                            " MiB of memory is available");
     try {
-        return std::unique_ptr<Backend>(new CpuBackend(model, params.threads, context));
+        return std::unique_ptr<BackendSession>(new CpuSession(m_model, m_threads, context));
     } catch (const std::bad_alloc&) {
         return outOfMemory("not enough memory for the CPU backend's buffers");
     }
+}
+
+} // namespace
+
+Result<std::unique_ptr<DeviceModel>> createCpuDeviceModel(const LoadedModel& model, int32_t threads) {
+    if (threads < 0) return invalidArgument("threads must be >= 0");
+    return std::unique_ptr<DeviceModel>(new CpuDeviceModel(model, threads));
 }
 
 } // namespace hearth

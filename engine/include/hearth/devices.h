@@ -29,6 +29,8 @@ struct DeviceReport {
 // Probes the CPU and (by loading the CUDA backend module at run time) the NVIDIA GPUs.
 // Never fails: problems end up in cudaUnavailableReason. The result is cached after the first call.
 const DeviceReport& probeDevices();
+// The CPU with its memory read now (probeDevices() keeps its first reading).
+DeviceInfo probeCpuNow();
 
 const char* deviceKindName(DeviceKind kind); // "cpu" / "cuda"
 

@@ -20,7 +20,9 @@
 namespace hearth {
 
 struct LoadedModel;
-class Backend;
+class DeviceModel;
+class BackendSession;
+class Sampler;
 
 struct ModelParams {
     std::string path;                      // a .gguf file or a Hugging Face folder
@@ -62,16 +64,19 @@ public:
     std::string decode(const std::vector<int32_t>& ids) const;
     const std::vector<int32_t>& endOfGenerationIds() const;
     const LoadedModel& loaded() const { return *m_model; }
+    const DeviceModel& device() const { return *m_device; }
 
 private:
     Model() = default;
     std::unique_ptr<LoadedModel> m_model;
+    std::unique_ptr<DeviceModel> m_device; // the weights on the chosen device (after m_model: it refers to it)
     ModelInfo m_info;
     ModelParams m_params;
 };
 
-enum class StopReason { Eos, Length, Cancel, StopString };
-const char* stopReasonName(StopReason reason); // "eos", "length", "cancel", "stop_string"
+// Length: maxTokens were generated; Context: the session's context filled up first.
+enum class StopReason { Eos, Length, Cancel, StopString, Context };
+const char* stopReasonName(StopReason reason); // "eos", "length", "cancel", "stop_string", "context"
 
 struct GenerateParams {
     int32_t maxTokens = 256;          // generated tokens at most (>= 0)
@@ -107,6 +112,20 @@ struct GenerateResult {
     double prefillTokPerS = -1, decodeTokPerS = -1; // -1 when undefined (no tokens)
 };
 
+// What a session's model and state hold, by category, and the device as it is now (the app's
+// VRAM meter reads this about once a second).
+struct MemoryReport {
+    DeviceInfo device;                 // total and free memory read when the report was made
+    uint64_t weightsBytes = 0;         // the model's weights on the device (shared by its sessions)
+    uint64_t kvCacheBytes = 0;
+    uint64_t recurrentStateBytes = 0;  // 0 for attention-only models
+    uint64_t workspaceBytes = 0;       // activations, logits, attention scores
+    uint64_t deviceContextBytes = 0;   // CUDA context and libraries; 0 on the CPU
+    uint64_t totalBytes() const {
+        return weightsBytes + kvCacheBytes + recurrentStateBytes + workspaceBytes + deviceContextBytes;
+    }
+};
+
 struct SessionParams {
     int32_t contextLength = 0;        // KV positions; 0 = the model's, capped at 4096
 };
@@ -133,13 +152,18 @@ public:
     void markTurnBoundary();
     int32_t contextLength() const;
     std::string deviceName() const;
+    // Any time, from the owner thread; reads the device's free memory fresh.
+    MemoryReport memoryReport() const;
 
 private:
-    Session() = default;
-    Status feed(int32_t token, bool wantLogits, std::vector<float>& logits, const GenerateParams& params);
+    Session();
+    Status validate(const std::vector<int32_t>& promptIds, const GenerateParams& params) const;
+    size_t reusePrefix(const std::vector<int32_t>& promptIds);
+    Status prefill(const std::vector<int32_t>& promptIds, size_t from, const GenerateParams& params, bool& cancelled);
+    Result<int32_t> decode(int32_t token, Sampler& sampler, const GenerateParams& params);
 
     const Model* m_model = nullptr;
-    std::unique_ptr<Backend> m_backend;
+    std::unique_ptr<BackendSession> m_state;
     std::vector<int32_t> m_cached;
 };
 

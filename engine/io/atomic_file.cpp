@@ -30,8 +30,16 @@ void AtomicFile::abandon() {
 Result<AtomicFile> AtomicFile::create(const std::string& path) {
     const std::string part = path + ".part";
     const int fd = ::open(part.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return invalidArgument(part + ": cannot create: " + std::strerror(errno));
-    return AtomicFile(path, fd);
+    if (fd >= 0) return AtomicFile(path, fd);
+    const int error = errno;
+    // The user named `path`, not the .part beside it: say which folder is the problem.
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    const std::string shown = folder.empty() ? "." : folder.string();
+    std::error_code ec;
+    if (error == ENOENT && !std::filesystem::exists(folder.empty() ? "." : folder, ec))
+        return invalidArgument(path + ": cannot create: the folder " + shown + " does not exist");
+    if (error == ENOTDIR) return invalidArgument(path + ": cannot create: " + shown + " is not a folder");
+    return invalidArgument(path + ": cannot create: " + std::strerror(error));
 }
 
 Status AtomicFile::append(const void* data, uint64_t size) {

@@ -11,8 +11,8 @@ namespace hearth::io {
 
 class AtomicFile {
 public:
-    // Creates (truncates) path.part. Errors: InvalidArgument naming the file (missing folder,
-    // no permission).
+    // Creates (truncates) path.part. Errors: InvalidArgument naming `path` and, for a missing
+    // folder, that folder (no permission: the system's reason).
     static Result<AtomicFile> create(const std::string& path);
     AtomicFile(AtomicFile&& other) noexcept;
     AtomicFile& operator=(AtomicFile&&) = delete;

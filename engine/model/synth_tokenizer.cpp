@@ -2,6 +2,7 @@
 // loads anywhere), or a real tokenizer.model / tokenizer.json embedded as llama.cpp's converter
 // would, padded with "[PADn]" tokens to the shape's vocabulary size (real checkpoints pad too:
 // Qwen's 151,669 tokens sit in a 151,936-row embedding).
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -207,6 +208,16 @@ Status addByteLevelBpe(const SynthParams& params, const ModelConfig& config, Met
     if (pre.empty())
         return invalidArgument(path + ": cannot tell the pre-tokenizer from its split regex; name it "
                                       "(--tokenizer-pre qwen2, llama-bpe, qwen35, ...)");
+
+    // The rows the tokenizer needs (its highest id + 1), so that a message gives its real size.
+    int64_t needed = 0;
+    for (const auto& [text, id] : (*model)["vocab"].items())
+        if (id.is_number_integer()) needed = std::max(needed, id.get<int64_t>() + 1);
+    if (j.contains("added_tokens") && j["added_tokens"].is_array())
+        for (const json& t : j["added_tokens"])
+            if (t.is_object() && t.contains("id") && t["id"].is_number_integer())
+                needed = std::max(needed, t["id"].get<int64_t>() + 1);
+    if (needed > config.vocabSize) return tooLarge(path, size_t(needed), config.vocabSize);
 
     Vocab v; // ids index it directly; gaps are padded below
     v.tokens.resize(size_t(config.vocabSize));

@@ -17,6 +17,10 @@ struct Region {
 nlohmann::ordered_json messagesJson(const std::vector<ChatTurn>& turns) {
     nlohmann::ordered_json messages = nlohmann::ordered_json::array();
     for (const ChatTurn& t : turns) {
+        if (!t.given.is_null()) {
+            messages.push_back(t.given);
+            continue;
+        }
         nlohmann::ordered_json m = {{"role", t.message.role}, {"content", t.message.content}};
         if (!t.message.reasoning.empty()) m["reasoning_content"] = t.message.reasoning;
         messages.push_back(std::move(m));
@@ -77,23 +81,26 @@ std::vector<int32_t> encodeRegions(const Tokenizer& tok, const std::string& text
 } // namespace
 
 Result<ChatPrompt> buildChatPrompt(const LoadedModel& model, const chat::ChatTemplate* tmpl,
-                                   const std::vector<ChatTurn>& turns, const ChatOptions& options) {
+                                   const std::vector<ChatTurn>& turns, const PromptOptions& options) {
     const Tokenizer& tok = *model.tokenizer;
     ChatPrompt prompt;
     std::vector<Region> regions;
     if (tmpl) {
         chat::RenderOptions render;
-        render.addGenerationPrompt = true;
-        render.tools = nullptr;
+        render.addGenerationPrompt = options.addGenerationPrompt;
+        render.tools = options.tools;
         render.extraContext["enable_thinking"] = options.enableThinking;
         if (tok.bosId() >= 0) render.bosToken = tok.tokenPiece(tok.bosId());
         if (tok.eosId() >= 0) render.eosToken = tok.tokenPiece(tok.eosId());
         HEARTH_ASSIGN(chat::ProtectedRender rendered, chat::renderProtected(*tmpl, messagesJson(turns), render));
         regions = findRegions(rendered, turns);
+        prompt.exact = rendered.exact;
         prompt.text = std::move(rendered.text);
     } else {
-        // Completion mode: the conversation is one text that the model continues.
+        // Completion mode: the conversation is one text that the model continues. A system
+        // prompt has no place in it (the model would continue it as if the user had written it).
         for (const ChatTurn& t : turns) {
+            if (t.message.role == "system") continue;
             const size_t at = prompt.text.size();
             const bool reply = t.message.role == "assistant" && !t.replyIds.empty();
             const std::string& part = reply ? t.rawReply : t.message.content;

@@ -31,8 +31,9 @@ struct ChatSession::Impl {
         // Room for the reply, but never more than half the context (small models, small contexts).
         const int32_t reserve = std::min(options.replyReserveTokens, session->contextLength() / 2);
         const int32_t limit = session->contextLength() - reserve;
+        const PromptOptions promptOptions{.enableThinking = options.enableThinking};
         for (;;) {
-            HEARTH_ASSIGN(ChatPrompt prompt, buildChatPrompt(model->loaded(), tmpl ? &*tmpl : nullptr, work, options));
+            HEARTH_ASSIGN(ChatPrompt prompt, buildChatPrompt(model->loaded(), tmpl ? &*tmpl : nullptr, work, promptOptions));
             if (int32_t(prompt.ids.size()) <= limit) return prompt;
             const size_t first = firstDroppable();
             const size_t lastUser = work.size() - 1; // the new request always stays

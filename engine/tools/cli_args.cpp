@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "quant/presets.h"
+
 namespace hearth::cli {
 
 Result<Args> Args::parse(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
@@ -30,8 +32,10 @@ Result<Args> Args::parse(const std::vector<std::string>& argv, const std::set<st
                 if (i + 1 >= argv.size()) return invalidArgument("option " + option + " needs a value");
                 args.m_values[option] = argv[++i];
             }
-        } else {
+        } else if (argv[i].size() > 1 && argv[i][0] == '-') {
             return invalidArgument("unknown option '" + argv[i] + "'");
+        } else {
+            return invalidArgument("unexpected argument '" + argv[i] + "' (a value with spaces needs quotes)");
         }
     }
     return args;
@@ -45,17 +49,36 @@ std::optional<std::string> Args::value(const std::string& option) const {
     return it->second;
 }
 
-Result<int64_t> Args::integer(const std::string& option, int64_t fallback, int64_t min, int64_t max) const {
+namespace {
+
+// "an integer from 0 to 1024 (0 = all hardware threads)", "a number in (0, 1] (1 = off)".
+std::string describeRange(const char* kind, double min, double max, bool minExclusive, const std::string& note,
+                          bool integer) {
+    auto show = [&](double v) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, integer ? "%.0f" : "%g", v);
+        return std::string(buffer);
+    };
+    std::string text = kind;
+    if (max >= double(1 << 30)) text += (minExclusive ? " > " : " >= ") + show(min);
+    else if (integer) text += " from " + show(min) + " to " + show(max);
+    else text += " in " + std::string(minExclusive ? "(" : "[") + show(min) + ", " + show(max) + "]";
+    return note.empty() ? text : text + " (" + note + ")";
+}
+
+} // namespace
+
+Result<int64_t> Args::integer(const std::string& option, int64_t fallback, int64_t min, int64_t max,
+                              const std::string& note) const {
     auto text = value(option);
     if (!text) return fallback;
     errno = 0;
     char* end = nullptr;
     const long long v = std::strtoll(text->c_str(), &end, 10);
-    if (text->empty() || *end != '\0' || errno == ERANGE)
-        return invalidArgument("option " + option + ": '" + *text + "' is not an integer");
-    if (v < min || v > max)
-        return invalidArgument("option " + option + ": " + *text + " is out of range [" + std::to_string(min) +
-                               ", " + std::to_string(max) + "]");
+    const bool integer = !text->empty() && *end == '\0' && errno != ERANGE;
+    if (!integer || v < min || v > max)
+        return invalidArgument("option " + option + ": '" + *text + (integer ? "' is out of range" : "' is not an integer") +
+                               "; expected " + describeRange("an integer", double(min), double(max), false, note, true));
     return int64_t(v);
 }
 
@@ -66,17 +89,21 @@ Result<uint64_t> Args::unsignedInteger(const std::string& option, uint64_t fallb
     char* end = nullptr;
     const unsigned long long v = std::strtoull(text->c_str(), &end, 10);
     if (text->empty() || (*text)[0] == '-' || *end != '\0' || errno == ERANGE)
-        return invalidArgument("option " + option + ": '" + *text + "' is not a non-negative integer");
+        return invalidArgument("option " + option + ": '" + *text + "' is not an integer >= 0; expected one from 0 to " +
+                               std::to_string(UINT64_MAX));
     return uint64_t(v);
 }
 
-Result<double> Args::number(const std::string& option, double fallback) const {
+Result<double> Args::number(const std::string& option, double fallback, double min, double max, bool minExclusive,
+                            const std::string& note) const {
     auto text = value(option);
     if (!text) return fallback;
     char* end = nullptr;
     const double v = std::strtod(text->c_str(), &end);
-    if (text->empty() || *end != '\0' || !std::isfinite(v))
-        return invalidArgument("option " + option + ": '" + *text + "' is not a number");
+    const bool number = !text->empty() && *end == '\0' && std::isfinite(v);
+    if (!number || !(minExclusive ? v > min : v >= min) || v > max)
+        return invalidArgument("option " + option + ": '" + *text + (number ? "' is out of range" : "' is not a number") +
+                               "; expected " + describeRange("a number", min, max, minExclusive, note, false));
     return v;
 }
 
@@ -89,7 +116,8 @@ Result<std::vector<int32_t>> Args::parseIds(const std::string& text, const std::
         errno = 0;
         const long long v = std::strtoll(current.c_str(), &end, 10);
         if (*end != '\0' || errno == ERANGE || v < 0 || v > INT32_MAX)
-            return invalidArgument(what + ": '" + current + "' is not a token id");
+            return invalidArgument(what + ": '" + current + "' is not a token id; expected integers >= 0 separated "
+                                          "by commas or spaces");
         ids.push_back(int32_t(v));
         current.clear();
         return Status::ok();
@@ -106,11 +134,12 @@ Result<std::vector<int32_t>> Args::parseIds(const std::string& text, const std::
 }
 
 Status readSamplingOptions(const Args& args, GenerateParams& gen) {
-    HEARTH_ASSIGN(const double temp, args.number("--temp", gen.temperature));
-    HEARTH_ASSIGN(const int64_t topK, args.integer("--top-k", gen.topK, 0, 1 << 30));
-    HEARTH_ASSIGN(const double topP, args.number("--top-p", gen.topP));
-    HEARTH_ASSIGN(const double minP, args.number("--min-p", gen.minP));
-    HEARTH_ASSIGN(const double penalty, args.number("--repeat-penalty", gen.repetitionPenalty));
+    constexpr double kNoLimit = 1e300;
+    HEARTH_ASSIGN(const double temp, args.number("--temp", gen.temperature, 0, kNoLimit, false, "0 = greedy"));
+    HEARTH_ASSIGN(const int64_t topK, args.integer("--top-k", gen.topK, 0, 1 << 30, "0 = off"));
+    HEARTH_ASSIGN(const double topP, args.number("--top-p", gen.topP, 0, 1, true, "1 = off"));
+    HEARTH_ASSIGN(const double minP, args.number("--min-p", gen.minP, 0, 1, false, "0 = off"));
+    HEARTH_ASSIGN(const double penalty, args.number("--repeat-penalty", gen.repetitionPenalty, 0, kNoLimit, true, "1 = off"));
     HEARTH_ASSIGN(const uint64_t seed, args.unsignedInteger("--seed", gen.seed));
     gen.temperature = float(temp);
     gen.topK = int32_t(topK);
@@ -121,6 +150,48 @@ Status readSamplingOptions(const Args& args, GenerateParams& gen) {
     return Status::ok();
 }
 
+Result<std::string> readQuantOption(const Args& args) {
+    const auto name = args.value("--quant");
+    if (!name) return std::string();
+    if (!parseQuantPreset(*name))
+        return invalidArgument("option --quant: unknown preset '" + *name + "' (presets: " + quantPresetList() + ")");
+    return *name;
+}
+
+Status checkContextLength(const ModelConfig& config, int32_t requested, bool allowLong) {
+    int64_t limit = config.contextLength;
+    std::string reach = "the " + std::to_string(limit) + " tokens the model was trained for";
+    if (config.rope.scaling != RopeScaling::None) {
+        const int64_t base = config.rope.originalContext > 0 ? config.rope.originalContext : config.contextLength;
+        const int64_t scaled = int64_t(double(base) * config.rope.factor);
+        if (scaled > limit) {
+            limit = scaled;
+            reach = "the " + std::to_string(limit) + " tokens the model's RoPE scaling (" +
+                    ropeScalingName(config.rope.scaling) + ") reaches";
+        }
+    }
+    if (requested <= limit) return Status::ok();
+    const std::string what = std::to_string(requested) + " is more than " + reach;
+    if (!allowLong)
+        return invalidArgument("option --ctx: " + what + "; expected at most " + std::to_string(limit) +
+                               " (or add --allow-long-context)");
+    warn("--ctx " + what + "; expect the output to degrade past that");
+    return Status::ok();
+}
+
+std::string rateText(double tokensPerSecond) {
+    if (tokensPerSecond < 0) return "rate n/a";
+    char buffer[48];
+    std::snprintf(buffer, sizeof buffer, "%.1f tok/s", tokensPerSecond);
+    return buffer;
+}
+
+namespace {
+std::string g_command; // the subcommand being run, for "see hearth-cli COMMAND --help"
+}
+
+void setCommandName(const std::string& command) { g_command = command; }
+
 int fail(const Status& status) {
     std::string message = status.message();
     for (char& ch : message)
@@ -130,8 +201,11 @@ int fail(const Status& status) {
 }
 
 int usageError(const std::string& message) {
-    std::fprintf(stderr, "hearth-cli: error: %s (see hearth-cli --help)\n", message.c_str());
+    const std::string help = g_command.empty() ? "hearth-cli --help" : "hearth-cli " + g_command + " --help";
+    std::fprintf(stderr, "hearth-cli: error: %s (see %s)\n", message.c_str(), help.c_str());
     return 2;
 }
+
+void warn(const std::string& message) { std::fprintf(stderr, "hearth-cli: warning: %s\n", message.c_str()); }
 
 } // namespace hearth::cli

@@ -1,5 +1,5 @@
 // A small command-line parser for hearth-cli: options with values, flags, strict number parsing.
-// Every problem is reported as one line naming the option.
+// Every problem is reported as one line naming the option and what it accepts.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "hearth/engine.h"
 #include "hearth/status.h"
+#include "model/model_config.h"
 
 namespace hearth::cli {
 
@@ -23,9 +24,14 @@ public:
 
     bool has(const std::string& option) const;
     std::optional<std::string> value(const std::string& option) const;
-    Result<int64_t> integer(const std::string& option, int64_t fallback, int64_t min, int64_t max) const;
-    Result<double> number(const std::string& option, double fallback) const;
+    // A value outside [min, max] or not a number is an error that names the option and says what
+    // it accepts; `note` tells what special values mean ("0 = off").
+    Result<int64_t> integer(const std::string& option, int64_t fallback, int64_t min, int64_t max,
+                            const std::string& note = "") const;
     Result<uint64_t> unsignedInteger(const std::string& option, uint64_t fallback) const;
+    // `minExclusive`: min itself is refused too ((0, 1] rather than [0, 1]).
+    Result<double> number(const std::string& option, double fallback, double min, double max, bool minExclusive,
+                          const std::string& note) const;
     // "1,410,22" or "1 410 22" → ids.
     static Result<std::vector<int32_t>> parseIds(const std::string& text, const std::string& what);
 
@@ -35,12 +41,25 @@ private:
 };
 
 // The sampling options --temp, --top-k, --top-p, --min-p, --repeat-penalty and --seed into
-// `gen`, whose current values are the defaults. Errors name the option.
+// `gen`, whose current values are the defaults. Errors name the option and its allowed values.
 Status readSamplingOptions(const Args& args, GenerateParams& gen);
 
-// Output helpers: JSON-only stdout, one-line errors on stderr.
+// --quant PRESET (if given) checked against the presets' names: "" when absent.
+Result<std::string> readQuantOption(const Args& args);
+
+// --ctx beyond the context the model was trained for, or that its RoPE scaling extends to, is
+// refused unless `allowLong` (--allow-long-context), which warns on stderr instead.
+Status checkContextLength(const ModelConfig& config, int32_t requested, bool allowLong);
+
+// "12.3 tok/s", or "rate n/a" for a rate that is undefined (negative: no token was timed).
+std::string rateText(double tokensPerSecond);
+
+// Output helpers: JSON-only stdout, one-line errors on stderr. Usage errors (exit code 2) point
+// to the current command's --help.
+void setCommandName(const std::string& command);
 int fail(const Status& status);
 int usageError(const std::string& message);
+void warn(const std::string& message);
 
 int runCommand(const std::vector<std::string>& args);
 int inspectCommand(const std::vector<std::string>& args);
@@ -48,5 +67,6 @@ int tokenizeCommand(const std::vector<std::string>& args);
 int quantizeCommand(const std::vector<std::string>& args);
 int synthCommand(const std::vector<std::string>& args);
 int chatCommand(const std::vector<std::string>& args);
+int templateCommand(const std::vector<std::string>& args);
 
 } // namespace hearth::cli

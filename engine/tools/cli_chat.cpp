@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "hearth/chat.h"
+#include "model/model_loader.h"
 #include "tools/cli_args.h"
 
 namespace hearth::cli {
@@ -31,10 +32,12 @@ void printStats(const LastStats& s, int32_t context) {
         std::printf("(no reply yet)\n");
         return;
     }
-    std::printf("prompt %d tokens (%d reused), prefill %.1f tok/s, decode %.1f tok/s, time to first token %.0f ms, "
+    char ttft[48] = "n/a";
+    if (s.ttftMs >= 0) std::snprintf(ttft, sizeof ttft, "%.0f ms", s.ttftMs);
+    std::printf("prompt %d tokens (%d reused), prefill %s, decode %s, time to first token %s, "
                 "%d tokens generated (%s), context %d / %d\n",
-                s.promptTokens, s.reused, s.prefillTokS, s.decodeTokS, s.ttftMs, s.generated, s.stop.c_str(),
-                s.contextUsed, context);
+                s.promptTokens, s.reused, rateText(s.prefillTokS).c_str(), rateText(s.decodeTokS).c_str(), ttft,
+                s.generated, s.stop.c_str(), s.contextUsed, context);
 }
 
 } // namespace
@@ -43,15 +46,16 @@ int chatCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
                               {"-m", "--system", "--quant", "--threads", "--ctx", "--temp", "--top-k", "--top-p",
                                "--min-p", "--repeat-penalty", "--seed", "-n"},
-                              {"--no-think", "--drop-old"},
+                              {"--no-think", "--drop-old", "--allow-long-context"},
                               {{"--model", "-m"}, {"--type", "--quant"}, {"--temperature", "--temp"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());
     const Args& args = parsed.value();
     if (!args.value("-m")) return usageError("chat needs -m MODEL");
-    auto threads = args.integer("--threads", 0, 0, 1024);
-    auto ctx = args.integer("--ctx", 0, 0, 1 << 24);
-    auto maxTokens = args.integer("-n", 1024, 1, 1 << 20);
-    for (const Status* s : {&threads.status(), &ctx.status(), &maxTokens.status()})
+    auto threads = args.integer("--threads", 0, 0, 1024, "0 = all hardware threads");
+    auto ctx = args.integer("--ctx", 0, 0, 1 << 24, "0 = the model's, at most 4096");
+    auto maxTokens = args.integer("-n", 1024, 1, 1 << 20, "the longest reply");
+    auto quant = readQuantOption(args);
+    for (const Status* s : {&threads.status(), &ctx.status(), &maxTokens.status(), &quant.status()})
         if (!s->isOk()) return usageError(s->message());
     // Chat defaults: Qwen's recommended non-thinking settings; a fresh seed per run.
     GenerateParams gen;
@@ -65,11 +69,16 @@ int chatCommand(const std::vector<std::string>& argv) {
     ModelParams mp;
     mp.path = *args.value("-m");
     mp.threads = int32_t(threads.value());
-    mp.quant = args.value("--quant").value_or("");
+    mp.quant = quant.value();
     auto model = Model::load(mp);
     if (!model.isOk()) return fail(model.status());
+    if (Status s = checkContextLength(model.value()->loaded().config, int32_t(ctx.value()), args.has("--allow-long-context"));
+        !s.isOk())
+        return usageError(s.message());
     ChatOptions options;
     options.systemPrompt = args.value("--system").value_or("");
+    if (!options.systemPrompt.empty() && model.value()->loaded().chatTemplate.empty())
+        warn("--system is ignored: this model has no chat template (plain completion mode has no system prompt)");
     options.enableThinking = !args.has("--no-think");
     options.overflow = args.has("--drop-old") ? OverflowPolicy::DropOldest : OverflowPolicy::Refuse;
     auto chat = ChatSession::create(*model.value(), {.contextLength = int32_t(ctx.value())}, options);

@@ -48,12 +48,14 @@ int inspectCommand(const std::vector<std::string>& argv) {
     if (!parsed.isOk()) return usageError(parsed.status().message());
     const Args& args = parsed.value();
     if (!args.value("-m")) return usageError("inspect needs -m MODEL");
-    auto ctx = args.integer("--ctx", 0, 0, 1 << 24);
+    auto ctx = args.integer("--ctx", 0, 0, 1 << 24, "0 = the model's trained context");
     if (!ctx.isOk()) return usageError(ctx.status().message());
     const std::string kvText = args.value("--kv-type").value_or("f32");
     KvType kv = KvType::F32;
     if (kvText == "f16") kv = KvType::F16;
-    else if (kvText != "f32") return usageError("option --kv-type: unknown type '" + kvText + "' (f32 or f16)");
+    else if (kvText != "f32") return usageError("option --kv-type: unknown type '" + kvText + "'; expected f32 or f16");
+    auto quant = readQuantOption(args);
+    if (!quant.isOk()) return usageError(quant.status().message());
 
     const std::string path = *args.value("-m");
     auto described = describeModel(path);
@@ -61,12 +63,13 @@ int inspectCommand(const std::vector<std::string>& argv) {
     const ModelDescription& d = described.value();
     const ModelInfo info = makeModelInfo(d.path, d.format, d.config, d.tensors.parameterCount(), d.tensors.typeCounts());
     const int32_t context = ctx.value() > 0 ? int32_t(ctx.value()) : info.contextLength;
+    (void)checkContextLength(d.config, context, /*allowLong=*/true); // an estimate: a warning is enough
     auto estimate = estimateMemory(d, context, kv, DeviceKind::Cpu);
     if (!estimate.isOk()) return fail(estimate.status());
     const MemoryEstimate& e = estimate.value();
     std::optional<PlannedMix> planned;
-    if (auto quant = args.value("--quant")) {
-        auto mix = planMix(d, *quant);
+    if (!quant.value().empty()) {
+        auto mix = planMix(d, quant.value());
         if (!mix.isOk()) return fail(mix.status());
         planned = mix.value();
     }

@@ -46,8 +46,9 @@ int quantizeCommand(const std::vector<std::string>& argv) {
     const Args& args = parsed.value();
     if (positionals.size() != 2) return usageError("quantize needs IN and OUT.gguf (got " + std::to_string(positionals.size()) + " paths)");
     if (!args.value("--quant")) return usageError("quantize needs --quant PRESET (" + quantPresetList() + ")");
-    auto threads = args.integer("--threads", 0, 0, 1024);
+    auto threads = args.integer("--threads", 0, 0, 1024, "0 = all hardware threads");
     if (!threads.isOk()) return usageError(threads.status().message());
+    if (auto checked = readQuantOption(args); !checked.isOk()) return usageError(checked.status().message());
     auto preset = parsePresetOrError(*args.value("--quant"));
     if (!preset.isOk()) return fail(preset.status());
     const std::string& in = positionals[0];

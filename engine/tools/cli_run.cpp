@@ -1,25 +1,26 @@
 // hearth-cli run: load a model, encode the prompt, generate, report text, ids and speed.
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "hearth/engine.h"
 #include "io/atomic_file.h"
+#include "model/model_loader.h"
 #include "tools/cli_args.h"
 
 namespace hearth::cli {
 namespace {
 
 // NumPy .npy v1.0, float32 little-endian, C order; written atomically (FILE.part, renamed).
-Status writeNpy(const std::string& path, const std::vector<float>& data, size_t rows, size_t cols) {
+Status writeNpy(io::AtomicFile file, const std::vector<float>& data, size_t rows, size_t cols) {
     std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
                          std::to_string(cols) + "), }";
     const size_t unpadded = 10 + header.size() + 1; // magic+version+len, dict, newline
     header.append((64 - unpadded % 64) % 64, ' ');
     header += '\n';
     const uint16_t headerLen = uint16_t(header.size());
-    HEARTH_ASSIGN(io::AtomicFile file, io::AtomicFile::create(path));
     HEARTH_TRY(file.append("\x93NUMPY\x01\x00", 8));
     HEARTH_TRY(file.append(&headerLen, 2));
     HEARTH_TRY(file.append(header.data(), header.size()));
@@ -29,6 +30,53 @@ Status writeNpy(const std::string& path, const std::vector<float>& data, size_t 
 
 nlohmann::json rateOrNull(double rate) { return rate < 0 ? nlohmann::json(nullptr) : nlohmann::json(rate); }
 
+// Every option that needs no model, checked before the model is loaded.
+Status readRunOptions(const Args& args, ModelParams& model, SessionParams& session, GenerateParams& gen) {
+    HEARTH_ASSIGN(const int64_t n, args.integer("-n", 128, 0, 1 << 30));
+    gen.maxTokens = int32_t(n);
+    HEARTH_TRY(readSamplingOptions(args, gen));
+    HEARTH_ASSIGN(const int64_t threads, args.integer("--threads", 0, 0, 1024, "0 = all hardware threads"));
+    HEARTH_ASSIGN(const int64_t ctx, args.integer("--ctx", 0, 0, 1 << 24, "0 = the model's, at most 4096"));
+    model.threads = int32_t(threads);
+    session.contextLength = int32_t(ctx);
+    const std::string device = args.value("--device").value_or("cpu");
+    if (device == "cuda") model.device = DeviceKind::Cuda;
+    else if (device != "cpu") return invalidArgument("option --device: unknown device '" + device + "'; expected cpu or cuda");
+    if (auto stop = args.value("--stop-ids")) {
+        HEARTH_ASSIGN(gen.stopIds, Args::parseIds(*stop, "option --stop-ids"));
+    }
+    model.path = *args.value("-m");
+    HEARTH_ASSIGN(model.quant, readQuantOption(args));
+    model.allowRequantize = args.has("--allow-requantize");
+    return Status::ok();
+}
+
+// The prompt's ids, each checked against the vocabulary (a usage error naming the option).
+Status checkIds(const std::vector<int32_t>& ids, int32_t vocab, const std::string& option) {
+    for (int32_t id : ids)
+        if (id >= vocab)
+            return invalidArgument("option " + option + ": token id " + std::to_string(id) +
+                                   " is outside the vocabulary; expected ids from 0 to " + std::to_string(vocab - 1));
+    return Status::ok();
+}
+
+void printResult(const GenerateResult& r, const std::vector<int32_t>& prompt, const std::string& device, bool json) {
+    if (json) {
+        nlohmann::json out = {
+            {"prompt_ids", prompt},       {"output_ids", r.outputIds},
+            {"text", r.text},             {"stop", stopReasonName(r.stop)},
+            {"n_prompt", r.promptTokens}, {"device", device},
+            {"prefill_tok_s", rateOrNull(r.prefillTokPerS)}, {"decode_tok_s", rateOrNull(r.decodeTokPerS)},
+        };
+        std::printf("%s\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return;
+    }
+    std::printf("\n");
+    std::fprintf(stderr, "[%s] prompt %d tokens, %s; generated %zu tokens, %s; stop: %s\n", device.c_str(),
+                 r.promptTokens, rateText(r.prefillTokPerS).c_str(), r.outputIds.size(),
+                 rateText(r.decodeTokPerS).c_str(), stopReasonName(r.stop));
+}
+
 } // namespace
 
 int runCommand(const std::vector<std::string>& argv) {
@@ -36,7 +84,7 @@ int runCommand(const std::vector<std::string>& argv) {
                               {"-m", "-p", "--prompt-ids", "-n", "--temp", "--top-k", "--top-p", "--min-p",
                                "--repeat-penalty", "--seed", "--threads", "--device", "--stop-ids", "--logits-out",
                                "--ctx", "--quant"},
-                              {"--json", "--allow-requantize"},
+                              {"--json", "--allow-requantize", "--allow-long-context"},
                               {{"--model", "-m"}, {"--prompt", "-p"}, {"--n-predict", "-n"}, {"--temperature", "--temp"},
                                {"--type", "--quant"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());
@@ -47,49 +95,41 @@ int runCommand(const std::vector<std::string>& argv) {
     GenerateParams gen;
     ModelParams modelParams;
     SessionParams sessionParams;
-    {
-        auto n = args.integer("-n", 128, 0, 1 << 30);
-        if (!n.isOk()) return usageError(n.status().message() + " (-n must be >= 0)");
-        gen.maxTokens = int32_t(n.value());
-        if (Status s = readSamplingOptions(args, gen); !s.isOk()) return usageError(s.message());
-        auto threads = args.integer("--threads", 0, 0, 1024);
-        auto ctx = args.integer("--ctx", 0, 0, 1 << 24);
-        for (const Status* s : {&threads.status(), &ctx.status()})
-            if (!s->isOk()) return usageError(s->message());
-        modelParams.threads = int32_t(threads.value());
-        sessionParams.contextLength = int32_t(ctx.value());
-    }
-    const std::string device = args.value("--device").value_or("cpu");
-    if (device == "cuda") modelParams.device = DeviceKind::Cuda;
-    else if (device != "cpu") return usageError("option --device: unknown device '" + device + "' (cpu or cuda)");
-    if (auto stop = args.value("--stop-ids")) {
-        auto ids = Args::parseIds(*stop, "--stop-ids");
-        if (!ids.isOk()) return usageError(ids.status().message());
-        gen.stopIds = ids.value();
-    }
-
-    modelParams.path = *args.value("-m");
-    modelParams.quant = args.value("--quant").value_or("");
-    modelParams.allowRequantize = args.has("--allow-requantize");
-    if (modelParams.allowRequantize)
-        std::fprintf(stderr, "hearth-cli: warning: --allow-requantize: re-quantizing an already-quantized model "
-                             "loses quality\n");
-    auto model = Model::load(modelParams);
-    if (!model.isOk()) return fail(model.status());
+    if (Status s = readRunOptions(args, modelParams, sessionParams, gen); !s.isOk()) return usageError(s.message());
     std::vector<int32_t> prompt;
     if (auto ids = args.value("--prompt-ids")) {
-        auto parsedIds = Args::parseIds(*ids, "--prompt-ids");
+        auto parsedIds = Args::parseIds(*ids, "option --prompt-ids");
         if (!parsedIds.isOk()) return usageError(parsedIds.status().message());
         prompt = parsedIds.value();
-    } else {
-        prompt = model.value()->encode(*args.value("-p"), /*addBos=*/true);
     }
+    std::vector<float> logits;
+    std::optional<io::AtomicFile> npy; // first: a bad path should not cost a load and a run
+    if (auto path = args.value("--logits-out")) {
+        auto created = io::AtomicFile::create(*path);
+        if (!created.isOk()) return fail(created.status());
+        npy.emplace(std::move(created).value());
+        gen.allLogits = &logits;
+    }
+    if (modelParams.allowRequantize)
+        warn("--allow-requantize: re-quantizing an already-quantized model loses quality");
+
+    auto model = Model::load(modelParams);
+    if (!model.isOk()) return fail(model.status());
+    const Model& m = *model.value();
+    if (Status s = checkIds(gen.stopIds, m.info().vocabSize, "--stop-ids"); !s.isOk()) return usageError(s.message());
+    if (Status s = checkIds(prompt, m.info().vocabSize, "--prompt-ids"); !s.isOk()) return usageError(s.message());
+    if (Status s = checkContextLength(m.loaded().config, sessionParams.contextLength, args.has("--allow-long-context"));
+        !s.isOk())
+        return usageError(s.message());
+    if (args.has("-p")) prompt = m.encode(*args.value("-p"), /*addBos=*/true);
     if (prompt.empty()) return fail(invalidArgument("the prompt encodes to no tokens (the model adds no BOS)"));
 
-    auto session = Session::create(*model.value(), sessionParams);
+    auto session = Session::create(m, sessionParams);
     if (!session.isOk()) return fail(session.status());
-    std::vector<float> logits;
-    if (args.has("--logits-out")) gen.allLogits = &logits;
+    if (int64_t(prompt.size()) > session.value()->contextLength())
+        return usageError("option --ctx: the prompt has " + std::to_string(prompt.size()) +
+                          " tokens, more than the context of " + std::to_string(session.value()->contextLength()) +
+                          "; expected a larger --ctx");
     const bool json = args.has("--json");
     if (!json) {
         gen.onText = [](std::string_view piece) {
@@ -99,26 +139,11 @@ int runCommand(const std::vector<std::string>& argv) {
     }
     auto result = session.value()->generate(prompt, gen);
     if (!result.isOk()) return fail(result.status());
-    const GenerateResult& r = result.value();
-
-    if (auto path = args.value("--logits-out")) {
-        const size_t vocab = size_t(model.value()->info().vocabSize);
-        if (Status s = writeNpy(*path, logits, logits.size() / vocab, vocab); !s.isOk()) return fail(s);
+    if (npy) {
+        const size_t vocab = size_t(m.info().vocabSize);
+        if (Status s = writeNpy(std::move(*npy), logits, logits.size() / vocab, vocab); !s.isOk()) return fail(s);
     }
-    if (json) {
-        nlohmann::json out = {
-            {"prompt_ids", prompt},       {"output_ids", r.outputIds},
-            {"text", r.text},             {"stop", stopReasonName(r.stop)},
-            {"n_prompt", r.promptTokens}, {"device", session.value()->deviceName()},
-            {"prefill_tok_s", rateOrNull(r.prefillTokPerS)}, {"decode_tok_s", rateOrNull(r.decodeTokPerS)},
-        };
-        std::printf("%s\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-    } else {
-        std::printf("\n");
-        std::fprintf(stderr, "[%s] prompt %d tokens, %.1f tok/s; generated %zu tokens, %.1f tok/s; stop: %s\n",
-                     session.value()->deviceName().c_str(), r.promptTokens, r.prefillTokPerS, r.outputIds.size(),
-                     r.decodeTokPerS, stopReasonName(r.stop));
-    }
+    printResult(result.value(), prompt, session.value()->deviceName(), json);
     return 0;
 }
 

@@ -64,10 +64,10 @@ int synthCommand(const std::vector<std::string>& argvIn) {
     auto seed = args.unsignedInteger("--seed", 0);
     if (!seed.isOk()) return usageError(seed.status().message());
     params.seed = seed.value();
-    auto layers = args.integer("--layers", 0, 1, 4096);
+    auto layers = args.integer("--layers", 0, 1, 4096, "default: the shape's");
     if (!layers.isOk()) return usageError(layers.status().message());
     params.layers = int32_t(layers.value());
-    auto threads = args.integer("--threads", 0, 0, 4096);
+    auto threads = args.integer("--threads", 0, 0, 4096, "0 = all hardware threads");
     if (!threads.isOk()) return usageError(threads.status().message());
     params.threads = int32_t(threads.value());
     params.tokenizerPath = args.value("--tokenizer").value_or("");

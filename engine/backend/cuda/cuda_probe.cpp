@@ -1,10 +1,42 @@
 // Device discovery inside the CUDA module: what the engine shows as "which GPU did we find".
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 #include <cstdio>
 #include <cstring>
 
 #include "backend/cuda_module_abi.h"
+
+namespace {
+
+// Why CUDA cannot start, in words a user can act on (the runtime's own strings speak of
+// versions and "insufficient" drivers without saying what is missing). The app sorts these by
+// their words (app/devicestatus.cpp): keep "no NVIDIA driver" and "no CUDA device".
+void describeFailure(cudaError_t err, char* error, int errorBytes) {
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver); // 0 when no driver library could be loaded
+    cudaRuntimeGetVersion(&runtime);
+    if (err == cudaErrorNoDevice) {
+        std::snprintf(error, errorBytes, "no CUDA device found: the NVIDIA driver is installed but sees no NVIDIA GPU");
+    } else if (driver == 0) {
+        void* libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+        if (!libcuda) {
+            std::snprintf(error, errorBytes, "no NVIDIA driver is installed (libcuda.so.1 was not found)");
+            return;
+        }
+        dlclose(libcuda);
+        std::snprintf(error, errorBytes, "the NVIDIA driver is installed but does not work (%s); is its kernel "
+                                         "module loaded?", cudaGetErrorString(err));
+    } else if (err == cudaErrorInsufficientDriver) {
+        std::snprintf(error, errorBytes, "the NVIDIA driver is too old: it supports CUDA %d.%d, this build needs "
+                                         "CUDA %d.%d; update the driver",
+                      driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    } else {
+        std::snprintf(error, errorBytes, "CUDA could not start: %s", cudaGetErrorString(err));
+    }
+}
+
+} // namespace
 
 extern "C" __attribute__((visibility("default"))) int hearth_cuda_abi_version(void) {
     return HEARTH_CUDA_ABI_VERSION;
@@ -16,12 +48,7 @@ extern "C" __attribute__((visibility("default"))) int hearth_cuda_probe(HearthCu
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
-        int driver = 0;
-        cudaDriverGetVersion(&driver);
-        if (driver == 0)
-            std::snprintf(error, errorBytes, "no NVIDIA driver found (%s)", cudaGetErrorString(err));
-        else
-            std::snprintf(error, errorBytes, "CUDA runtime error: %s", cudaGetErrorString(err));
+        describeFailure(err, error, errorBytes);
         return -1;
     }
     int written = 0;

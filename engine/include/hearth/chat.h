@@ -27,7 +27,7 @@ enum class OverflowPolicy {
 };
 
 struct ChatOptions {
-    std::string systemPrompt;            // empty: none
+    std::string systemPrompt;            // empty: none; unused in completion mode (no template)
     bool enableThinking = true;          // passed to the template as enable_thinking
     OverflowPolicy overflow = OverflowPolicy::Refuse;
     int32_t replyReserveTokens = 512;    // context kept free for the reply (at most half of it)
@@ -83,5 +83,34 @@ private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };
+
+// ---- The prompt a chat sends, shown for inspection (hearth-cli template). ----
+struct PromptRenderParams {
+    // A JSON list of {"role", "content", ...}; every other key (tool_calls, tool_call_id, name,
+    // reasoning_content) reaches the template unchanged.
+    std::string messagesJson;
+    std::string toolsJson;            // a JSON list of tool definitions; empty: none
+    bool enableThinking = true;       // the template's enable_thinking
+    bool addGenerationPrompt = true;  // end with the opening of the assistant's reply
+    std::string chatTemplate;         // a Jinja template used instead of the model's; empty: the model's
+};
+
+struct RenderedPrompt {
+    std::string text;                 // the prompt as the chat template renders it
+    // Its tokens as a chat sends them (BOS when the model adds one): the template's control
+    // tokens are tokens, text from the messages never becomes one.
+    std::vector<int32_t> ids;
+    // False: no template; plain completion mode (the contents joined, system messages left out).
+    bool hasTemplate = true;
+    // True when `text` is byte-identical to a plain render of the template. False for a template
+    // whose output depends on the typed text in a way that cannot be kept apart from its own
+    // (then `text` is the safe prompt a chat sends, with the typed strings put back raw).
+    bool exact = true;
+};
+
+// Renders a conversation exactly as ChatSession builds its prompts. Errors: InvalidArgument
+// (messages or tools that are not the expected JSON, naming the place; a template that does not
+// parse, naming its line), the template's own errors (raise_exception). Any thread.
+Result<RenderedPrompt> renderChatPrompt(const Model& model, const PromptRenderParams& params);
 
 } // namespace hearth

@@ -39,14 +39,6 @@ struct BF16 {
 
 } // namespace
 
-cudaError_t launchGemvBF16(const void* w, const float* x, float* y, int n, int k, cudaStream_t stream,
-                           const GemvLaunch& opt) {
-    return detail::launchGemv<BF16, false>(w, nullptr, x, y, n, k, 8, stream, opt);
-}
-
-cudaError_t launchGemvGateUpBF16(const void* wg, const void* wu, const float* x, float* y, int n, int k,
-                                 cudaStream_t stream, const GemvLaunch& opt) {
-    return detail::launchGemv<BF16, true>(wg, wu, x, y, n, k, 8, stream, opt);
-}
+cudaError_t detail::gemvBF16(const GemvCall& call) { return launchGemv<BF16>(call); }
 
 } // namespace hearth::kernels

@@ -24,7 +24,9 @@
 
 #include <cstdint>
 
+#include "gemv_dispatch.h"
 #include "hearth_kernels/gemv.h"
+#include "hearth_kernels/gemv_experiments.h"
 
 namespace hearth::kernels::detail {
 
@@ -118,9 +120,8 @@ struct X8Unit {
     int stride;
 };
 __device__ __forceinline__ X8Unit x8Unit(const int8_t* __restrict__ xq, int k, int u) {
-    const int units = (k + 63) >> 6, t = u >> 5, l = u & 31;
-    const int n = min(32, units - 32 * t);
-    return X8Unit{xq + 2048 * t + 16 * l, xq + 64 * units + 1024 * t + 16 * l, 16 * n};
+    const GemvX8Unit x = gemvX8Unit(k, u);
+    return X8Unit{xq + x.values, xq + x.records, x.stride};
 }
 __device__ __forceinline__ int4 x8Piece(const X8Unit& x, int c) {
     return __ldg(reinterpret_cast<const int4*>(x.value + c * x.stride));
@@ -304,20 +305,21 @@ cudaError_t launchEx(Kern kernel, unsigned grid, unsigned block, cudaStream_t st
     return cudaLaunchKernelEx(&cfg, kernel, args...);
 }
 
-// Validates the shape, picks the configuration and launches gemvKernel<F, R, GLU, PIPE>.
+// Picks the configuration and launches gemvKernel<F, R, GLU, PIPE>. The type, shape and
+// pointers were checked by the public entry (gemv.cu); the options are checked here.
 template <class F, bool GLU, bool PIPE>
-cudaError_t launchGemvImpl(const void* wa, const void* wb, const void* x, float* y, int n, int k, int blockElems,
-                       cudaStream_t stream, const GemvLaunch& opt) {
-    if (!wa || !x || !y || (GLU && !wb) || n <= 0 || k <= 0 || k % blockElems != 0) return cudaErrorInvalidValue;
+cudaError_t launchGemvRows(const GemvCall& call) {
+    const GemvLaunch& opt = call.opt;
+    const int n = call.n, k = call.k;
     const int units = k / F::kUnitElems;
     const int warps = opt.warps > 0 ? opt.warps : pickWarps(units);
     const int rpb = opt.rowsPerBlock > 0 ? opt.rowsPerBlock : pickRows(n, k, GLU, F::kRows);
     if (warps > kMaxWarps) return cudaErrorInvalidValue;
-    const Mat a{static_cast<const uint8_t*>(wa), n, k};
-    const Mat b{static_cast<const uint8_t*>(GLU ? wb : wa), n, k};
+    const Mat a{static_cast<const uint8_t*>(call.wa), n, k};
+    const Mat b{static_cast<const uint8_t*>(GLU ? call.wb : call.wa), n, k};
     const unsigned threads = 32u * unsigned(warps);
     auto go = [&](auto kernel, int r) {
-        return launchEx(kernel, unsigned((n + r - 1) / r), threads, stream, opt.pdl, a, b, x, y);
+        return launchEx(kernel, unsigned((n + r - 1) / r), threads, call.stream, opt.pdl, a, b, call.x, call.y);
     };
     switch (rpb) {
     case 1: return go(gemvKernel<F, 1, GLU, PIPE>, 1);
@@ -330,12 +332,12 @@ cudaError_t launchGemvImpl(const void* wa, const void* wb, const void* x, float*
     }
 }
 
-// GemvLaunch::variant bit 2 selects the software-pipelined k loop.
-template <class F, bool GLU>
-cudaError_t launchGemv(const void* wa, const void* wb, const void* x, float* y, int n, int k, int blockElems,
-                       cudaStream_t stream, const GemvLaunch& opt) {
-    if (opt.variant & 4) return launchGemvImpl<F, GLU, true>(wa, wb, x, y, n, k, blockElems, stream, opt);
-    return launchGemvImpl<F, GLU, false>(wa, wb, x, y, n, k, blockElems, stream, opt);
+// Launches format F: plain or gate+up, with the pipelined k loop only when an experiment asks.
+template <class F>
+cudaError_t launchGemv(const GemvCall& call) {
+    const bool pipe = call.variant & kGemvPipelinedK;
+    if (call.glu) return pipe ? launchGemvRows<F, true, true>(call) : launchGemvRows<F, true, false>(call);
+    return pipe ? launchGemvRows<F, false, true>(call) : launchGemvRows<F, false, false>(call);
 }
 
 } // namespace hearth::kernels::detail

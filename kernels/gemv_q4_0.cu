@@ -54,22 +54,13 @@ static __global__ void repackQ40Kernel(const uint8_t* __restrict__ src, uint8_t*
 
 } // namespace
 
-cudaError_t launchRepackQ4_0(const void* gguf, void* dst, int n, int k, cudaStream_t stream) {
-    if (!gguf || !dst || n <= 0 || k <= 0 || k % 32 != 0) return cudaErrorInvalidValue;
+cudaError_t detail::repackQ4_0(const void* gguf, void* dst, int n, int k, cudaStream_t stream) {
     const size_t blocks = size_t(n) * (k / 32);
     repackQ40Kernel<<<unsigned((blocks + 255) / 256), 256, 0, stream>>>(static_cast<const uint8_t*>(gguf),
                                                                         static_cast<uint8_t*>(dst), blocks);
     return cudaGetLastError();
 }
 
-cudaError_t launchGemvQ4_0(const void* w, const void* xq, float* y, int n, int k, cudaStream_t stream,
-                           const GemvLaunch& opt) {
-    return detail::launchGemv<Q40, false>(w, nullptr, xq, y, n, k, 32, stream, opt);
-}
-
-cudaError_t launchGemvGateUpQ4_0(const void* wg, const void* wu, const void* xq, float* y, int n, int k,
-                                 cudaStream_t stream, const GemvLaunch& opt) {
-    return detail::launchGemv<Q40, true>(wg, wu, xq, y, n, k, 32, stream, opt);
-}
+cudaError_t detail::gemvQ4_0(const GemvCall& call) { return launchGemv<Q40>(call); }
 
 } // namespace hearth::kernels

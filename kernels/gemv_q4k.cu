@@ -50,10 +50,10 @@ struct Q4K {
     }
 };
 
-// The 32-element variant (GemvLaunch::variant bit 0): unit j (8 per block) is qs[16j..+16),
-// i.e. half h = j&1 of chunk c = j/2: 16 elements of sub-block 2c (low nibbles) and 16 of 2c+1
-// (high nibbles). Every 16-byte load is a full half-sector shared with its neighbour thread, but
-// each thread decodes the scales for only 32 weights.
+// The 32-element experiment (kGemvQ4K32Units, gemv_experiments.h): unit j (8 per block) is
+// qs[16j..+16), i.e. half h = j&1 of chunk c = j/2: 16 elements of sub-block 2c (low nibbles) and
+// 16 of 2c+1 (high nibbles). Every 16-byte load is a full half-sector shared with its neighbour
+// thread, but each thread decodes the scales for only 32 weights.
 struct Q4K32 {
     static constexpr int kUnitElems = 32;
     static constexpr int kRows[3] = {4, 8, 8}; // wide, tall, LM head
@@ -97,22 +97,10 @@ struct Q4K32 {
 
 } // namespace
 
-template <bool GLU>
-static cudaError_t launchQ4K(const void* wa, const void* wb, const void* xq, float* y, int n, int k,
-                             cudaStream_t stream, const GemvLaunch& opt) {
-    if (opt.variant & 1) return detail::launchGemv<Q4K32, GLU>(wa, wb, xq, y, n, k, 256, stream, opt);
-    if (opt.variant & 2) return detail::launchGemv<Q4K<false>, GLU>(wa, wb, xq, y, n, k, 256, stream, opt);
-    return detail::launchGemv<Q4K<true>, GLU>(wa, wb, xq, y, n, k, 256, stream, opt);
-}
-
-cudaError_t launchGemvQ4K(const void* w, const void* xq, float* y, int n, int k, cudaStream_t stream,
-                          const GemvLaunch& opt) {
-    return launchQ4K<false>(w, nullptr, xq, y, n, k, stream, opt);
-}
-
-cudaError_t launchGemvGateUpQ4K(const void* wg, const void* wu, const void* xq, float* y, int n, int k,
-                                cudaStream_t stream, const GemvLaunch& opt) {
-    return launchQ4K<true>(wg, wu, xq, y, n, k, stream, opt);
+cudaError_t detail::gemvQ4K(const GemvCall& call) {
+    if (call.variant & kGemvQ4K32Units) return launchGemv<Q4K32>(call);
+    if (call.variant & kGemvPairsBypassL1) return launchGemv<Q4K<false>>(call);
+    return launchGemv<Q4K<true>>(call);
 }
 
 } // namespace hearth::kernels

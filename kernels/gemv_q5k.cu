@@ -61,18 +61,9 @@ struct Q5K {
 
 } // namespace
 
-cudaError_t launchGemvQ5K(const void* w, const void* xq, float* y, int n, int k, cudaStream_t stream,
-                          const GemvLaunch& opt) {
-    if (opt.variant & 2) // experiment: L1-bypassing pairs
-        return detail::launchGemv<Q5K<false>, false>(w, nullptr, xq, y, n, k, 256, stream, opt);
-    return detail::launchGemv<Q5K<true>, false>(w, nullptr, xq, y, n, k, 256, stream, opt);
-}
-
-cudaError_t launchGemvGateUpQ5K(const void* wg, const void* wu, const void* xq, float* y, int n, int k,
-                                cudaStream_t stream, const GemvLaunch& opt) {
-    if (opt.variant & 2) // experiment: L1-bypassing pairs
-        return detail::launchGemv<Q5K<false>, true>(wg, wu, xq, y, n, k, 256, stream, opt);
-    return detail::launchGemv<Q5K<true>, true>(wg, wu, xq, y, n, k, 256, stream, opt);
+cudaError_t detail::gemvQ5K(const GemvCall& call) {
+    if (call.variant & kGemvPairsBypassL1) return launchGemv<Q5K<false>>(call);
+    return launchGemv<Q5K<true>>(call);
 }
 
 } // namespace hearth::kernels

@@ -112,26 +112,16 @@ static __global__ void repackQ6KKernel(const uint8_t* __restrict__ src, uint8_t*
 
 } // namespace
 
-cudaError_t launchRepackQ6K(const void* gguf, void* dst, int n, int k, cudaStream_t stream) {
-    if (!gguf || !dst || n <= 0 || k <= 0 || k % 256 != 0) return cudaErrorInvalidValue;
+cudaError_t detail::repackQ6K(const void* gguf, void* dst, int n, int k, cudaStream_t stream) {
     const size_t threads = size_t(n) * (k / 256) * 8;
     repackQ6KKernel<<<unsigned((threads + 255) / 256), 256, 0, stream>>>(static_cast<const uint8_t*>(gguf),
                                                                          static_cast<uint8_t*>(dst), n, k / 256);
     return cudaGetLastError();
 }
 
-cudaError_t launchGemvQ6K(const void* w, const void* xq, float* y, int n, int k, cudaStream_t stream,
-                          const GemvLaunch& opt) {
-    if (opt.variant & 2) // experiment: L1-bypassing pairs
-        return detail::launchGemv<Q6K<false>, false>(w, nullptr, xq, y, n, k, 256, stream, opt);
-    return detail::launchGemv<Q6K<true>, false>(w, nullptr, xq, y, n, k, 256, stream, opt);
-}
-
-cudaError_t launchGemvGateUpQ6K(const void* wg, const void* wu, const void* xq, float* y, int n, int k,
-                                cudaStream_t stream, const GemvLaunch& opt) {
-    if (opt.variant & 2) // experiment: L1-bypassing pairs
-        return detail::launchGemv<Q6K<false>, true>(wg, wu, xq, y, n, k, 256, stream, opt);
-    return detail::launchGemv<Q6K<true>, true>(wg, wu, xq, y, n, k, 256, stream, opt);
+cudaError_t detail::gemvQ6K(const GemvCall& call) {
+    if (call.variant & kGemvPairsBypassL1) return launchGemv<Q6K<false>>(call);
+    return launchGemv<Q6K<true>>(call);
 }
 
 } // namespace hearth::kernels

@@ -55,26 +55,16 @@ static __global__ void repackQ80Kernel(const uint8_t* __restrict__ src, uint8_t*
 
 } // namespace
 
-cudaError_t launchRepackQ8_0(const void* gguf, void* dst, int n, int k, cudaStream_t stream) {
-    if (!gguf || !dst || n <= 0 || k <= 0 || k % 32 != 0) return cudaErrorInvalidValue;
+cudaError_t detail::repackQ8_0(const void* gguf, void* dst, int n, int k, cudaStream_t stream) {
     const size_t blocks = size_t(n) * (k / 32);
     repackQ80Kernel<<<unsigned((blocks + 255) / 256), 256, 0, stream>>>(static_cast<const uint8_t*>(gguf),
                                                                         static_cast<uint8_t*>(dst), blocks);
     return cudaGetLastError();
 }
 
-cudaError_t launchGemvQ8_0(const void* w, const void* xq, float* y, int n, int k, cudaStream_t stream,
-                           const GemvLaunch& opt) {
-    if (opt.variant & 2) // experiment: L1-bypassing pairs
-        return detail::launchGemv<Q80<false>, false>(w, nullptr, xq, y, n, k, 32, stream, opt);
-    return detail::launchGemv<Q80<true>, false>(w, nullptr, xq, y, n, k, 32, stream, opt);
-}
-
-cudaError_t launchGemvGateUpQ8_0(const void* wg, const void* wu, const void* xq, float* y, int n, int k,
-                                 cudaStream_t stream, const GemvLaunch& opt) {
-    if (opt.variant & 2) // experiment: L1-bypassing pairs
-        return detail::launchGemv<Q80<false>, true>(wg, wu, xq, y, n, k, 32, stream, opt);
-    return detail::launchGemv<Q80<true>, true>(wg, wu, xq, y, n, k, 32, stream, opt);
+cudaError_t detail::gemvQ8_0(const GemvCall& call) {
+    if (call.variant & kGemvPairsBypassL1) return launchGemv<Q80<false>>(call);
+    return launchGemv<Q80<true>>(call);
 }
 
 } // namespace hearth::kernels

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "hearth_kernels/gemv.h"
+#include "hearth_kernels/gemv_experiments.h"
 
 using namespace hearth::kernels;
 
@@ -44,13 +45,15 @@ constexpr double kBandwidth = 4.5e12; // measured plain-read bandwidth of the H2
 enum class T { Q4K, Q6K, Q8_0, BF16, Q5K, Q4_0 };
 struct TypeInfo {
     T t;
+    GemvType type;
     const char* name;
     int blockElems, blockBytes;
     bool x8;
 };
 const TypeInfo kTypes[] = {
-    {T::Q4K, "Q4_K", 256, 144, true}, {T::Q6K, "Q6_K", 256, 210, true}, {T::Q8_0, "Q8_0", 32, 34, true},
-    {T::BF16, "BF16", 8, 16, false},  {T::Q5K, "Q5_K", 256, 176, true}, {T::Q4_0, "Q4_0", 32, 18, true},
+    {T::Q4K, GemvType::Q4_K, "Q4_K", 256, 144, true},  {T::Q6K, GemvType::Q6_K, "Q6_K", 256, 210, true},
+    {T::Q8_0, GemvType::Q8_0, "Q8_0", 32, 34, true},   {T::BF16, GemvType::BF16, "BF16", 8, 16, false},
+    {T::Q5K, GemvType::Q5_K, "Q5_K", 256, 176, true},  {T::Q4_0, GemvType::Q4_0, "Q4_0", 32, 18, true},
 };
 const TypeInfo& info(T t) {
     for (const auto& i : kTypes)
@@ -63,16 +66,15 @@ size_t matBytes(T t, int n, int k) {
 }
 size_t xBytes(T t, int k) { return info(t).x8 ? gemvX8Bytes(k) : size_t(k) * 4; }
 
-cudaError_t gemv(T t, const void* w, const void* x, float* y, int n, int k, cudaStream_t s, const GemvLaunch& o) {
-    switch (t) {
-    case T::Q4K: return launchGemvQ4K(w, x, y, n, k, s, o);
-    case T::Q5K: return launchGemvQ5K(w, x, y, n, k, s, o);
-    case T::Q6K: return launchGemvQ6K(w, x, y, n, k, s, o);
-    case T::Q8_0: return launchGemvQ8_0(w, x, y, n, k, s, o);
-    case T::Q4_0: return launchGemvQ4_0(w, x, y, n, k, s, o);
-    case T::BF16: return launchGemvBF16(w, static_cast<const float*>(x), y, n, k, s, o);
-    }
-    return cudaErrorInvalidValue;
+// The engine's entries for variant 0, the experiment entries otherwise.
+cudaError_t gemv(T t, const void* w, const void* x, float* y, int n, int k, cudaStream_t s, const GemvExperiment& o) {
+    if (o.variant) return launchGemvExperiment(info(t).type, w, x, y, n, k, s, o);
+    return launchGemv(info(t).type, w, x, y, n, k, s, o);
+}
+cudaError_t gateUp(T t, const void* wg, const void* wu, const void* x, float* y, int n, int k, cudaStream_t s,
+                   const GemvExperiment& o) {
+    if (o.variant) return launchGemvGateUpExperiment(info(t).type, wg, wu, x, y, n, k, s, o);
+    return launchGemvGateUp(info(t).type, wg, wu, x, y, n, k, s, o);
 }
 
 __device__ __forceinline__ uint64_t mix(uint64_t z) {
@@ -199,7 +201,7 @@ void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, const std::
             CK(launchQuantizeX8(xf, sh.k, xq, s));
             const void* x = info(t).x8 ? xq : static_cast<const void*>(xf);
             const int launches = copies * std::max(1, (48 + copies - 1) / copies);
-            auto run = [&](const GemvLaunch& o) {
+            auto run = [&](const GemvExperiment& o) {
                 return timeGraph(
                            [&](cudaStream_t st) {
                                for (int i = 0; i < launches; ++i) CK(gemv(t, w[i % copies], x, y, sh.n, sh.k, st, o));
@@ -213,10 +215,10 @@ void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, const std::
                 std::printf("| %s | %d→%d | %.1f MB | %.2f | %.0f | %.1f %% | %s |\n", info(t).name, sh.k, sh.n,
                             total / 1e6, ms * 1e3, gbs, 100.0 * gbs * 1e9 / kBandwidth, cfg);
             };
-            row(run(GemvLaunch{}), "auto");
-            row(run(GemvLaunch{true, 0, 0}), "auto, PDL");
+            row(run(GemvExperiment{}), "auto");
+            row(run(GemvExperiment{true, 0, 0}), "auto, PDL");
             if (sweep) {
-                // Every rows-per-block choice for each experimental variant (GemvLaunch::variant).
+                // Every rows-per-block choice for each experimental variant (gemv_experiments.h).
                 std::vector<int> variants = {0, 2, 4};
                 if (t == T::Q4K) variants = {0, 1, 2, 4};
                 double best = 1e30;
@@ -226,7 +228,7 @@ void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, const std::
                     double bv = 1e30;
                     int bvR = 0;
                     for (int r : {1, 2, 4, 8}) {
-                        const double ms = run(GemvLaunch{true, r, 0, v});
+                        const double ms = run(GemvExperiment{true, r, 0, v});
                         if (ms < bv) bv = ms, bvR = r;
                     }
                     if (bv < best) best = bv, bestR = bvR, bestV = v;
@@ -394,7 +396,7 @@ void benchChain(cudaStream_t s) {
     int launches = 0;
     auto step = [&](cudaStream_t st, bool fuse, bool pdl, bool quantKernels, int variant = 0) {
         launches = 0;
-        GemvLaunch o{pdl, 0, 0, variant};
+        const GemvExperiment o{pdl, 0, 0, variant};
         auto quant = [&](const float* x, int k, void* xq) {
             if (!quantKernels) return;
             CK(launchQuantizeX8(x, k, xq, st, o));
@@ -417,7 +419,7 @@ void benchChain(cudaStream_t s) {
             quant(qkvOut, Q, xb); // stands in for the attention output
             mv(T::Q4K, l.o, xb, oOut, H, Q);
             quant(oOut, H, xa); // stands in for residual + RMSNorm
-            CK(launchGemvGateUpQ4K(l.gate, l.up, xa, act, F, H, st, o));
+            CK(gateUp(T::Q4K, l.gate, l.up, xa, act, F, H, st, o));
             ++launches;
             quant(act, F, xb);
             mv(l.downQ6 ? T::Q6K : T::Q4K, l.down, xb, h, H, F);
@@ -434,7 +436,7 @@ void benchChain(cudaStream_t s) {
     // graphs; instead time each kind back to back over the 64 layers' distinct weights.
     auto isolated = [&](bool fuse) {
         double sum = 0;
-        GemvLaunch o{};
+        const GemvExperiment o{};
         auto kind = [&](const std::function<void(cudaStream_t, const Layer&)>& f) {
             sum += timeGraph([&](cudaStream_t st) {
                 for (const Layer& l : layers) f(st, l);
@@ -455,7 +457,7 @@ void benchChain(cudaStream_t s) {
         }
         kind([&](cudaStream_t st, const Layer& l) { if (l.vQ6) CK(gemv(T::Q6K, l.v6, xa, qkvOut, KV, H, st, o)); });
         kind([&](cudaStream_t st, const Layer& l) { CK(gemv(T::Q4K, l.o, xb, oOut, H, Q, st, o)); });
-        kind([&](cudaStream_t st, const Layer& l) { CK(launchGemvGateUpQ4K(l.gate, l.up, xa, act, F, H, st, o)); });
+        kind([&](cudaStream_t st, const Layer& l) { CK(gateUp(T::Q4K, l.gate, l.up, xa, act, F, H, st, o)); });
         kind([&](cudaStream_t st, const Layer& l) { CK(gemv(l.downQ6 ? T::Q6K : T::Q4K, l.down, xb, h, H, F, st, o)); });
         sum += timeGraph([&](cudaStream_t st) { CK(gemv(T::Q6K, lm, xa, logits, V, H, st, o)); }, s);
         return sum;

@@ -1,0 +1,78 @@
+// The public GEMV entries (gemv.h, gemv_experiments.h): one check of the type, shape and
+// pointers, then the weight type's family (gemv_<type>.cu) picks its kernel.
+#include "gemv_dispatch.h"
+#include "hearth_kernels/gemv.h"
+#include "hearth_kernels/gemv_experiments.h"
+
+namespace hearth::kernels {
+namespace {
+
+// Elements per block of `type` (k must be a multiple); 0 for a value outside the enum.
+int blockElems(GemvType type) {
+    switch (type) {
+    case GemvType::Q4_K:
+    case GemvType::Q5_K:
+    case GemvType::Q6_K: return 256;
+    case GemvType::Q8_0:
+    case GemvType::Q4_0: return 32;
+    case GemvType::BF16: return 8;
+    }
+    return 0;
+}
+
+cudaError_t dispatch(GemvType type, const detail::GemvCall& call) {
+    if (!gemvSupports(type, call.n, call.k) || !call.wa || !call.x || !call.y || (call.glu && !call.wb))
+        return cudaErrorInvalidValue;
+    switch (type) {
+    case GemvType::Q4_K: return detail::gemvQ4K(call);
+    case GemvType::Q5_K: return detail::gemvQ5K(call);
+    case GemvType::Q6_K: return detail::gemvQ6K(call);
+    case GemvType::Q8_0: return detail::gemvQ8_0(call);
+    case GemvType::Q4_0: return detail::gemvQ4_0(call);
+    case GemvType::BF16: return detail::gemvBF16(call);
+    }
+    return cudaErrorInvalidValue;
+}
+
+} // namespace
+
+bool gemvSupports(GemvType type, int n, int k) {
+    const int block = blockElems(type);
+    return block > 0 && n > 0 && k > 0 && k % block == 0;
+}
+
+bool gemvNeedsRepack(GemvType type) {
+    return type == GemvType::Q6_K || type == GemvType::Q8_0 || type == GemvType::Q4_0;
+}
+
+cudaError_t launchGemvRepack(GemvType type, const void* gguf, void* dst, int n, int k, cudaStream_t stream) {
+    if (!gemvNeedsRepack(type) || !gemvSupports(type, n, k) || !gguf || !dst) return cudaErrorInvalidValue;
+    switch (type) {
+    case GemvType::Q6_K: return detail::repackQ6K(gguf, dst, n, k, stream);
+    case GemvType::Q8_0: return detail::repackQ8_0(gguf, dst, n, k, stream);
+    case GemvType::Q4_0: return detail::repackQ4_0(gguf, dst, n, k, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t launchGemv(GemvType type, const void* w, const void* x, float* y, int n, int k, cudaStream_t stream,
+                       const GemvLaunch& opt) {
+    return dispatch(type, {w, nullptr, x, y, n, k, stream, opt, false, 0});
+}
+
+cudaError_t launchGemvGateUp(GemvType type, const void* wg, const void* wu, const void* x, float* y, int n, int k,
+                             cudaStream_t stream, const GemvLaunch& opt) {
+    return dispatch(type, {wg, wu, x, y, n, k, stream, opt, true, 0});
+}
+
+cudaError_t launchGemvExperiment(GemvType type, const void* w, const void* x, float* y, int n, int k,
+                                 cudaStream_t stream, const GemvExperiment& opt) {
+    return dispatch(type, {w, nullptr, x, y, n, k, stream, opt, false, opt.variant});
+}
+
+cudaError_t launchGemvGateUpExperiment(GemvType type, const void* wg, const void* wu, const void* x, float* y,
+                                       int n, int k, cudaStream_t stream, const GemvExperiment& opt) {
+    return dispatch(type, {wg, wu, x, y, n, k, stream, opt, true, opt.variant});
+}
+
+} // namespace hearth::kernels

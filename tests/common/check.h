@@ -1,6 +1,6 @@
 // A minimal test harness for engine tests (no Qt, no GoogleTest): CHECK macros that record
 // failures and keep going, a device banner, and the exit code convention
-// (0 pass, 1 fail, 77 skipped because test data is missing).
+// (0 pass, 1 fail, 77 skipped because test data is missing; a failed check always wins).
 #pragma once
 
 #include <cmath>
@@ -10,10 +10,15 @@
 
 namespace hearth::test {
 
+constexpr int kSkipExitCode = 77;
+
 int& failureCount();
+// Parts of the test left out (missing data, no device): counted by testdata.h's helpers.
+int& skippedParts();
 // Prints "[device] <name>" so every test log says where it ran.
 void announce(const char* testName, const char* device);
-// Ends the test: returns the process exit code (prints a summary line).
+// Ends the test: returns the process exit code, 1 if any check failed, else 77 if a part was
+// skipped, else 0 (prints a summary line).
 int finish();
 
 } // namespace hearth::test

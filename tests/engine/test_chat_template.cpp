@@ -76,7 +76,12 @@ void checkTemplateFilesAgree(const std::string& name) {
 
 int main() {
     hearth::test::announce("chat_template", "cpu");
-    const Json expected = Json::parse(hearth::test::readTextFile(kTemplateDir + "/expected.json"));
+    const Json expected = Json::parse(hearth::test::readTextFile(kTemplateDir + "/expected.json"), nullptr, false);
+    // An empty or cut-short file is a failed check, not a crash (the case count is checked below).
+    const bool wellFormed = expected.is_object() && expected.contains("cases") && expected["cases"].is_array() &&
+                            expected.contains("generator") && expected["generator"].is_object();
+    CHECK_MSG(wellFormed, "expected.json: not an object with \"generator\" and a \"cases\" array");
+    if (!wellFormed) return hearth::test::finish();
     std::fprintf(stderr, "expected.json: renderer %s, versions %s\n", expected["generator"]["renderer"].dump().c_str(),
                  expected["generator"]["versions"].dump().c_str());
     CHECK_MSG(expected["generator"]["disagreements"].empty(), "the reference renderers disagreed on some case");

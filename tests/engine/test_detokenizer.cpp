@@ -1,14 +1,10 @@
 // Streaming detokenization: characters split across byte tokens are held until complete,
 // invalid bytes become U+FFFD, nothing emitted is ever broken UTF-8, and the stream
 // concatenates to decode().
-#include <filesystem>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "check.h"
 #include "io/gguf.h"
@@ -17,7 +13,6 @@
 #include "tokenizer/tokenizer.h"
 
 using namespace hearth;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -194,26 +189,18 @@ void checkRandomStreams(const Tokenizer& t) {
     }
 }
 
-// The stories260K reference continuations, streamed token by token, if the data is present.
+// The stories260K reference continuations, streamed token by token (the test's only part that
+// needs shared data).
 void checkReferenceStreams() {
-    const fs::path root = test::testDataRoot() / "models/stories260K";
-    std::error_code ec;
-    if (!fs::exists(root / "reference_greedy.jsonl", ec) || !fs::exists(root / "tok512.model", ec)) {
-        std::fprintf(stderr, "note: stories260K data missing, reference streams skipped\n");
-        return;
-    }
-    auto t = loadSentencePieceFile((root / "tok512.model").string());
+    const auto references = test::optionalTestData("models/stories260K/reference_greedy.jsonl");
+    const auto model = test::optionalTestData("models/stories260K/tok512.model");
+    if (!references || !model) return;
+    auto t = loadSentencePieceFile(model->string());
     CHECK_OK(t);
     if (!t.isOk()) return;
-    std::istringstream lines(test::readTextFile(root / "reference_greedy.jsonl"));
-    std::string line;
-    while (std::getline(lines, line)) {
-        if (line.empty()) continue;
-        const auto record = nlohmann::json::parse(line);
-        const auto promptIds = record["prompt_ids"].get<std::vector<int32_t>>();
-        const auto outputIds = record["output_ids"].get<std::vector<int32_t>>();
+    for (const test::GreedyRecord& r : test::readGreedyRecords(*references)) {
         bool valid = false;
-        CHECK_EQ(stream(**t, outputIds, promptIds.back(), &valid), record["output_text"].get<std::string>());
+        CHECK_EQ(stream(**t, r.outputIds, r.promptIds.back(), &valid), r.outputText);
         CHECK(valid);
     }
 }

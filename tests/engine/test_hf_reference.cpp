@@ -1,10 +1,12 @@
 // The CPU forward pass against Hugging Face transformers: tiny random-weight models of every
 // supported architecture and RoPE convention (tests/data/hf-reference, made by
 // tests/reference/make_hf_references.py), each with the float32 logits transformers computed for
-// a fixed teacher-forced input. The engine must match them to a relative error of 1e-4 per
-// position and pick the same argmax wherever the reference's top-2 margin is clear. Its RoPE
-// table is also compared with transformers' inv_freq / attention_scaling, so that a scaling bug
-// is named as such rather than only as a logits mismatch.
+// a fixed teacher-forced input. The engine must match them to a relative error of 1e-5 per
+// position and pick the same argmax wherever the reference's top-2 margin is clear. The bound is
+// shown to be tight enough to matter: each model rerun with its rms_norm_eps 10x too large (Qwen's
+// 1e-6 read as Llama's 1e-5) must exceed it. Its RoPE table is also compared with transformers'
+// inv_freq / attention_scaling, so that a scaling bug is named as such rather than only as a
+// logits mismatch.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -23,13 +25,17 @@
 #include "hearth/engine.h"
 #include "model/model_config.h"
 #include "model/model_loader.h"
+#include "testdata.h"
 
 using namespace hearth;
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kMaxRelativeError = 1e-4;
+// Measured (transformers 5.17.0 references, this CPU backend): 1.47e-6 (qwen3) to 4.49e-6
+// (qwen2-yarn) per position at worst; with rms_norm_eps 10x too large, 5.5e-5 (qwen3) to 4.2e-3
+// (llama-linear), checked below for every model.
+constexpr double kMaxRelativeError = 1e-5;
 constexpr double kArgmaxMargin = 1e-3;
 
 struct Expected {
@@ -145,18 +151,69 @@ void checkRopeTable(const Expected& e, const ModelConfig& config, const nlohmann
                 worst, reference.size(), scaling, double(table.magnitude));
 }
 
+// ‖ours − ref‖ / ‖ref‖ at one position.
+double positionError(const float* ours, const float* ref, int64_t vocab) {
+    double diff2 = 0, ref2 = 0;
+    for (int64_t v = 0; v < vocab; ++v) {
+        diff2 += (double(ours[v]) - ref[v]) * (double(ours[v]) - ref[v]);
+        ref2 += double(ref[v]) * ref[v];
+    }
+    return std::sqrt(diff2 / ref2);
+}
+
+// The engine's teacher-forced logits for `ids` on the model in `dir` (empty when it fails to run).
+std::vector<float> engineLogits(const fs::path& dir, const std::vector<int32_t>& ids) {
+    std::vector<float> ours;
+    auto loaded = Model::load({dir.string()});
+    CHECK_OK(loaded);
+    if (!loaded.isOk()) return ours;
+    auto session = Session::create(**loaded, {64});
+    CHECK_OK(session);
+    if (!session.isOk()) return ours;
+    GenerateParams params;
+    params.maxTokens = 0;
+    params.allLogits = &ours;
+    CHECK_OK((*session)->generate(ids, params));
+    return ours;
+}
+
+// The same model with rms_norm_eps 10x too large (a copy of its folder with config.json edited)
+// must miss the reference by more than the bound, or the bound could not catch such a mistake.
+void checkBoundSeesEpsError(const Expected& e, const fs::path& dir, const std::vector<int32_t>& ids,
+                            const std::vector<float>& reference, int64_t vocab) {
+    const fs::path copy = test::scratchDir(std::string("hf_reference_eps_") + e.folder);
+    for (const auto& entry : fs::directory_iterator(dir)) fs::copy_file(entry.path(), copy / entry.path().filename());
+    nlohmann::json config = nlohmann::json::parse(test::readTextFile(dir / "config.json"));
+    const double eps = config.at("rms_norm_eps").get<double>();
+    config["rms_norm_eps"] = eps * 10;
+    std::ofstream(copy / "config.json") << config.dump(2);
+    const std::vector<float> wrong = engineLogits(copy, ids);
+    CHECK_EQ(wrong.size(), reference.size());
+    if (wrong.size() != reference.size()) return;
+    double worst = 0;
+    for (size_t pos = 0; pos < ids.size(); ++pos)
+        worst = std::max(worst, positionError(wrong.data() + pos * vocab, reference.data() + pos * vocab, vocab));
+    std::printf("  rms_norm_eps %.0e instead of %.0e: max relative error %.3e\n", eps * 10, eps, worst);
+    CHECK_MSG(worst > kMaxRelativeError, e.folder << ": a 10x rms_norm_eps gives only " << worst
+                                                  << ", within the bound " << kMaxRelativeError);
+}
+
 // Returns the worst per-position relative error seen (or infinity when the model did not run).
 double checkModel(const Expected& e, const fs::path& dir) {
     std::printf("%s\n", e.folder);
     nlohmann::json ref;
+    std::vector<int32_t> ids;
     try {
         std::ifstream in(dir / "reference.json");
         ref = nlohmann::json::parse(in);
+        ids = ref.at("input_ids").get<std::vector<int32_t>>();
     } catch (const std::exception& ex) {
         CHECK_MSG(false, (dir / "reference.json").string() << ": " << ex.what());
         return INFINITY;
     }
-    const auto ids = ref.at("input_ids").get<std::vector<int32_t>>();
+    // make_hf_references.py feeds 16 tokens: a shorter reference would check fewer positions.
+    CHECK_MSG(ids.size() == 16, e.folder << ": " << ids.size() << " input ids, expected 16");
+    if (ids.empty()) return INFINITY;
     NpyArray logits;
     std::string error;
     const fs::path npy = dir / ref.value("logits_file", std::string("logits.npy"));
@@ -179,17 +236,9 @@ double checkModel(const Expected& e, const fs::path& dir) {
     if (logits.shape != std::vector<int64_t>{int64_t(ids.size()), vocab}) return INFINITY;
     checkRopeTable(e, model.loaded().config, ref.value("rope", nlohmann::json()));
 
-    auto session = Session::create(model, {64});
-    CHECK_OK(session);
-    if (!session.isOk()) return INFINITY;
-    std::vector<float> ours;
-    GenerateParams params;
-    params.maxTokens = 0;
-    params.allLogits = &ours;
-    auto result = (*session)->generate(ids, params);
-    CHECK_OK(result);
+    const std::vector<float> ours = engineLogits(dir, ids);
     CHECK_EQ(ours.size(), logits.values.size());
-    if (!result.isOk() || ours.size() != logits.values.size()) return INFINITY;
+    if (ours.size() != logits.values.size()) return INFINITY;
 
     double worst = 0;
     size_t worstPos = 0;
@@ -197,12 +246,7 @@ double checkModel(const Expected& e, const fs::path& dir) {
     for (size_t pos = 0; pos < ids.size(); ++pos) {
         const float* a = ours.data() + pos * vocab;
         const float* r = logits.values.data() + pos * vocab;
-        double diff2 = 0, ref2 = 0;
-        for (int64_t v = 0; v < vocab; ++v) {
-            diff2 += (double(a[v]) - r[v]) * (double(a[v]) - r[v]);
-            ref2 += double(r[v]) * r[v];
-        }
-        const double rel = std::sqrt(diff2 / ref2);
+        const double rel = positionError(a, r, vocab);
         if (rel > worst) {
             worst = rel;
             worstPos = pos;
@@ -226,6 +270,7 @@ double checkModel(const Expected& e, const fs::path& dir) {
                 "clear positions; transformers %s\n",
                 worst, worstPos, ids.size(), argmaxEqual, argmaxCompared,
                 ref.value("transformers_version", std::string("?")).c_str());
+    checkBoundSeesEpsError(e, dir, ids, logits.values, vocab);
     return worst;
 }
 

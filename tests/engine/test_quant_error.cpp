@@ -2,7 +2,7 @@
 // model of real proportions (hidden 256, ffn 768, head_dim 64, 4 heads / 2 KV heads, 4 layers,
 // vocabulary 2048) fed the same 256 random tokens; relative logit error ‖Δ‖/‖ref‖ over all
 // positions under a bound per preset, and the same argmax wherever the F32 top-1/top-2 margin
-// exceeds 4× that position's RMS logit error. stories260K (rows 64/172 wide: Q8_0/Q4_0 through
+// clearly exceeds that position's RMS logit error (see kClearMargin). stories260K (rows 64/172 wide: Q8_0/Q4_0 through
 // the fallback rule) is checked on its reference records when the test data is present.
 // The printed table is copied into docs/PERFORMANCE.md.
 #include <algorithm>
@@ -42,7 +42,7 @@ Run teacherForced(const std::string& path, const std::string& quant, const std::
     run.weightBytes = m.weights.totalBytes();
     run.parameters = m.weights.tokenEmbedding.rows * uint64_t(m.weights.tokenEmbedding.cols);
     for (const LayerWeights& l : m.weights.layers)
-        for (const WeightMatrix* w : {&l.wq, &l.wk, &l.wv, &l.wo, &l.wGate, &l.wUp, &l.wDown})
+        for (const WeightMatrix* w : l.matrices())
             run.parameters += uint64_t(w->rows) * uint64_t(w->cols);
     if (m.weights.output.data != m.weights.tokenEmbedding.data)
         run.parameters += uint64_t(m.weights.output.rows) * uint64_t(m.weights.output.cols);
@@ -57,10 +57,19 @@ Run teacherForced(const std::string& path, const std::string& quant, const std::
     return run;
 }
 
+// The argmax is judged against each position's measured RMS logit error σ. Where the F32 top-2
+// margin exceeds 3.5σ it must not change: with these models changes were seen up to 3.2σ (Q5_K_M),
+// never above. Margins over 2σ are several times more common (Q4_0: 40 positions of 256, against
+// 12 over 3.5σ); noise-like error of RMS σ takes a rival 2σ behind past the top with probability
+// Φ(−2/√2) = 8 % (per rival), so at least 90 % of those must keep their argmax (measured: 95.8 %
+// or more). An error aimed at the top logits fails these well before the relative error bound.
+constexpr double kClearMargin = 3.5, kLikelyMargin = 2.0, kLikelyKept = 0.9;
+
 struct Measured {
     double relError = INFINITY;   // ‖Δ‖/‖ref‖ over every position
     double worstPosition = 0;     // the same per position, the largest
-    int checked = 0, agreed = 0;  // positions with a clear F32 margin, and how many keep argmax
+    int clear = 0, clearKept = 0; // positions with margin > kClearMargin σ, and how many keep argmax
+    int likely = 0, likelyKept = 0; // the same over kLikelyMargin σ
     int top1Same = 0, positions = 0;
 };
 
@@ -88,9 +97,13 @@ Measured compare(const std::vector<float>& logits, const std::vector<float>& ref
         const double margin = double(r[refTop]) - second;
         const double rmsError = std::sqrt(diff / double(vocab));
         m.top1Same += top == refTop;
-        if (margin > 4.0 * rmsError) {
-            ++m.checked;
-            m.agreed += top == refTop;
+        if (margin > kClearMargin * rmsError) {
+            ++m.clear;
+            m.clearKept += top == refTop;
+        }
+        if (margin > kLikelyMargin * rmsError) {
+            ++m.likely;
+            m.likelyKept += top == refTop;
         }
     }
     m.relError = std::sqrt(diffAll / normAll);
@@ -99,12 +112,30 @@ Measured compare(const std::vector<float>& logits, const std::vector<float>& ref
 
 struct PresetBound {
     const char* preset;
-    double bound; // measured (see docs/PERFORMANCE.md) plus about 50 %
+    double bound;            // measured (see docs/PERFORMANCE.md) plus about 50 %
+    int minClear, minLikely; // positions the argmax checks must cover: ~75 % of the measured counts
 };
 
+void printHeader() {
+    std::printf("| preset  |  bpw  | rel. error | worst pos. | bound    | argmax kept >3.5σ | >2σ | top-1 same |\n");
+    std::printf("|---------|-------|------------|------------|----------|-------------|-------------|------------|\n");
+}
+
 void printRow(const char* preset, double bitsPerWeight, const Measured& m, double bound) {
-    std::printf("| %-7s | %5.2f | %.2e | %.2e | %8.2e | %3d/%-3d | %3d/%-3d |\n", preset, bitsPerWeight, m.relError,
-                m.worstPosition, bound, m.agreed, m.checked, m.top1Same, m.positions);
+    std::printf("| %-7s | %5.2f | %.2e | %.2e | %8.2e | %4d/%-4d | %4d/%-4d | %4d/%-4d |\n", preset, bitsPerWeight,
+                m.relError, m.worstPosition, bound, m.clearKept, m.clear, m.likelyKept, m.likely, m.top1Same,
+                m.positions);
+}
+
+void checkArgmax(const std::string& what, const Measured& m, const PresetBound& p) {
+    CHECK_MSG(m.clearKept == m.clear, what << ": argmax changed at " << (m.clear - m.clearKept) << " of " << m.clear
+                                           << " positions with a clear margin");
+    CHECK_MSG(m.likelyKept >= kLikelyKept * m.likely, what << ": argmax kept at only " << m.likelyKept << " of "
+                                                           << m.likely << " positions with a margin over 2σ");
+    CHECK_MSG(m.clear >= p.minClear, what << ": " << m.clear << " positions with a clear margin, expected at least "
+                                          << p.minClear);
+    CHECK_MSG(m.likely >= p.minLikely, what << ": " << m.likely << " positions with a margin over 2σ, expected at "
+                                            << "least " << p.minLikely);
 }
 
 void checkSynthShape(const fs::path& dir) {
@@ -134,50 +165,44 @@ void checkSynthShape(const fs::path& dir) {
 
     const Run ref = teacherForced(path.string(), "", ids);
     if (ref.logits.empty()) return;
+    // Measured clear / over-2σ positions: F16 254/256, BF16 240/248, Q8_0 211/232, Q6_K 129/170,
+    // Q5_K_M 85/127, Q5_K 79/122, Q5_0 58/108, Q4_K_M 21/71, Q4_K 18/57, Q4_0 12/40.
     const PresetBound presets[] = {
-        {"F32", 0.0},     {"F16", 1e-3},     {"BF16", 7.5e-3},  {"Q8_0", 2e-2},   {"Q6_K", 7.5e-2}, {"Q5_K_M", 0.13},
-        {"Q5_K", 0.15},   {"Q5_0", 0.18},    {"Q4_K_M", 0.28},  {"Q4_K", 0.3},    {"Q4_0", 0.38},
+        {"F32", 0.0, 256, 256},     {"F16", 1e-3, 190, 192},   {"BF16", 7.5e-3, 180, 186}, {"Q8_0", 2e-2, 158, 174},
+        {"Q6_K", 7.5e-2, 96, 127},  {"Q5_K_M", 0.13, 63, 95},  {"Q5_K", 0.15, 59, 91},     {"Q5_0", 0.18, 43, 81},
+        {"Q4_K_M", 0.28, 15, 53},   {"Q4_K", 0.3, 13, 42},     {"Q4_0", 0.38, 9, 30},
     };
     std::printf("\nllama, hidden 256, ffn 768, head_dim 64, 4/2 heads, 4 layers, vocab 2048; 256 random tokens, "
                 "teacher-forced\n");
-    std::printf("| preset  |  bpw  | rel. error | worst pos. | bound    | argmax kept (clear margin) | top-1 same |\n");
-    std::printf("|---------|-------|------------|------------|----------|-------------|------------|\n");
+    printHeader();
     for (const PresetBound& p : presets) {
         const Run run = teacherForced(path.string(), p.preset, ids);
         const Measured m = compare(run.logits, ref.logits, size_t(spec.vocab));
         printRow(p.preset, run.parameters ? 8.0 * double(run.weightBytes) / double(run.parameters) : 0, m, p.bound);
         CHECK_MSG(m.relError <= p.bound, p.preset << ": relative error " << m.relError << " > " << p.bound);
-        CHECK_MSG(m.agreed == m.checked, p.preset << ": argmax changed at " << (m.checked - m.agreed)
-                                                  << " positions with a clear margin");
+        checkArgmax(p.preset, m, p);
     }
 }
 
 // stories260K: rows of 64 (hidden) fit 32-blocks; ffn_down's rows of 172 do not (→ F16).
-void checkStories(const fs::path& dir) {
-    std::error_code ec;
-    if (!fs::exists(dir / "stories260K-f32.gguf", ec)) {
-        std::printf("stories260K not found under %s: that part is skipped\n", dir.c_str());
-        return;
-    }
-    std::ifstream in(dir / "reference_greedy.jsonl");
-    std::string line;
+void checkStories() {
+    const auto model = test::optionalTestData("models/stories260K/stories260K-f32.gguf");
+    const auto references = test::optionalTestData("models/stories260K/reference_greedy.jsonl");
+    if (!model || !references) return;
     std::vector<std::vector<int32_t>> sequences;
-    while (std::getline(in, line)) {
-        if (line.empty()) continue;
-        auto j = nlohmann::json::parse(line, nullptr, false);
-        if (j.is_discarded()) continue;
-        std::vector<int32_t> seq = j["prompt_ids"].get<std::vector<int32_t>>();
-        for (int32_t id : j["output_ids"].get<std::vector<int32_t>>()) seq.push_back(id);
+    for (const test::GreedyRecord& r : test::readGreedyRecords(*references)) {
+        std::vector<int32_t> seq = r.promptIds;
+        seq.insert(seq.end(), r.outputIds.begin(), r.outputIds.end());
         sequences.push_back(std::move(seq));
     }
-    CHECK(!sequences.empty());
-    const std::string path = (dir / "stories260K-f32.gguf").string();
+    if (sequences.empty()) return; // readGreedyRecords has failed a check
+    const std::string path = model->string();
     std::printf("\nstories260K (hidden 64, ffn 172), %zu reference records teacher-forced\n", sequences.size());
-    std::printf("| preset  |  bpw  | rel. error | worst pos. | bound    | argmax kept (clear margin) | top-1 same |\n");
-    std::printf("|---------|-------|------------|------------|----------|-------------|------------|\n");
+    printHeader();
     std::vector<Run> refs;
     for (const auto& seq : sequences) refs.push_back(teacherForced(path, "", seq));
-    const PresetBound presets[] = {{"F16", 4e-4}, {"Q8_0", 1e-2}, {"Q4_0", 0.16}};
+    // Measured clear / over-2σ positions of 1064: F16 1059/1059, Q8_0 968/1021, Q4_0 366/532.
+    const PresetBound presets[] = {{"F16", 4e-4, 794, 794}, {"Q8_0", 1e-2, 726, 765}, {"Q4_0", 0.16, 274, 399}};
     for (const PresetBound& p : presets) {
         Measured total;
         total.worstPosition = 0;
@@ -194,16 +219,17 @@ void checkStories(const fs::path& dir) {
                 norm += double(ref.logits[i]) * ref.logits[i];
             }
             total.worstPosition = std::max(total.worstPosition, m.worstPosition);
-            total.checked += m.checked;
-            total.agreed += m.agreed;
+            total.clear += m.clear;
+            total.clearKept += m.clearKept;
+            total.likely += m.likely;
+            total.likelyKept += m.likelyKept;
             total.top1Same += m.top1Same;
             total.positions += m.positions;
         }
         total.relError = std::sqrt(diff / norm);
         printRow(p.preset, bpw, total, p.bound);
         CHECK_MSG(total.relError <= p.bound, "stories260K " << p.preset << ": " << total.relError << " > " << p.bound);
-        CHECK_MSG(total.agreed == total.checked, "stories260K " << p.preset << ": argmax changed at "
-                                                               << (total.checked - total.agreed) << " clear positions");
+        checkArgmax(std::string("stories260K ") + p.preset, total, p);
     }
 }
 
@@ -213,6 +239,6 @@ int main() {
     test::announce("quant_error", "cpu");
     const fs::path dir = test::scratchDir("quant_error");
     checkSynthShape(dir);
-    checkStories(test::testDataRoot() / "models" / "stories260K");
+    checkStories();
     return test::finish();
 }

@@ -1,8 +1,10 @@
 // Quant presets and `hearth-cli quantize`: HF and GGUF sources written as GGUF load back with the
 // same (F32: identical) or close logits; the planned type mix follows llama.cpp's Q4_K_M/Q5_K_M
-// rules and row fallbacks; the written metadata is what GGUF readers expect; a mixed-type file
+// rules and row fallbacks; the written metadata has the source's keys under GGUF's names (read back
+// here with Hearth's own reader: no outside GGUF reader checks them); a mixed-type file
 // round-trips through reader + writer bit for bit; bad input is refused naming what is wrong.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -86,7 +88,7 @@ void checkHfLlamaRoundTrip() {
     CHECK(cli("quantize " + hf + " " + (g_dir / "llama-f16.gguf").string() + " --type f16").exitCode == 0);
     const double f16File = relativeError(logitsFor((g_dir / "llama-f16.gguf").string(), kIds), source);
     std::printf("HF llama: F16 at load %.2e, F16 file %.2e\n", f16, f16File);
-    CHECK(f16 < 2e-3);
+    CHECK(f16 < 1.4e-3); // measured 1.10e-3 (the bounds here: about 1.25x what was measured)
     CHECK_MSG(f16File == f16 || std::fabs(f16File - f16) < 1e-6, f16File << " vs " << f16);
     if (!quantizedTypesReady()) {
         std::printf("SKIP quantized round trips: quantized types are not computable in this build\n");
@@ -99,7 +101,7 @@ void checkHfLlamaRoundTrip() {
     // The builder's weights (std 0.2-0.5) make these tiny networks chaotic, which magnifies any
     // change; test_quant_error measures the presets on realistic weights. Here the point is that
     // the file gives what quantizing at load gives.
-    CHECK(q8 < 4e-2);
+    CHECK(q8 < 3e-2); // measured 2.36e-2
     CHECK(std::fabs(q8File - q8) < 1e-5);
 
     // Q4_K_M on a model wide enough for K-types.
@@ -113,7 +115,7 @@ void checkHfLlamaRoundTrip() {
     const double q4km = relativeError(q4kmFile, wideRef);
     std::printf("HF llama 256-wide: Q4_K_M file %.2e, file vs at load %.2e\n", q4km,
                 relativeError(q4kmFile, q4kmAtLoad));
-    CHECK(q4km < 0.8);
+    CHECK(q4km < 0.65); // measured 0.517 (a chaotic 2-layer network: see above)
     CHECK(relativeError(q4kmFile, q4kmAtLoad) < 1e-5);
     auto f = io::GgufFile::open((g_dir / "wide-q4km.gguf").string());
     CHECK_OK(f);
@@ -127,7 +129,8 @@ void checkHfLlamaRoundTrip() {
     }
 }
 
-// Metadata of a written file: what llama.cpp needs to take it.
+// Metadata of a written file: the general.*, tokenizer.ggml.* and <arch>.* keys GGUF files carry,
+// with the source's values (read back by Hearth's reader; no outside reader is run).
 void checkMetadata() {
     test::TinyModelSpec spec;
     spec.arch = "qwen2";
@@ -167,18 +170,20 @@ void checkMetadata() {
     // GGUF → GGUF keeps the logits (qwen2: no permutation; F16 of an F32 source).
     const double err = relativeError(logitsFor(out.string(), kIds), logitsFor((g_dir / "qwen2.gguf").string(), kIds));
     std::printf("GGUF qwen2 tied -> F16: %.2e\n", err);
-    CHECK(err < 2e-3);
+    CHECK(err < 1.35e-3); // measured 1.06e-3
 }
 
 // A byte-level BPE tokenizer (Qwen3's tokenizer.json) is exported as llama.cpp's "gpt2" model
 // with merges and the pre-tokenizer name, and tokenizes the same from the written GGUF.
 void checkBpeExport() {
-    const fs::path tokenizer = test::testDataRoot() / "models" / "qwen3-tokenizer";
-    std::error_code ec;
-    if (!fs::exists(tokenizer / "tokenizer.json", ec)) {
-        std::printf("SKIP BPE export: %s not found\n", tokenizer.c_str());
-        return;
-    }
+#if !defined(HEARTH_HAS_BPE)
+    std::fprintf(stderr, "SKIP: BPE export: this build has no byte-level BPE (HEARTH_BPE=OFF)\n");
+    ++test::skippedParts();
+    return;
+#endif
+    const auto tokenizerJson = test::optionalTestData("models/qwen3-tokenizer/tokenizer.json");
+    if (!tokenizerJson) return;
+    const fs::path tokenizer = tokenizerJson->parent_path();
     test::TinyModelSpec spec;
     spec.arch = "qwen3";
     spec.tied = true;
@@ -213,13 +218,71 @@ void checkBpeExport() {
     CHECK_EQ(fromGguf->tokenizer->vocabSize(), loaded->tokenizer->vocabSize());
 }
 
-// The per-tensor types of the mixes (engines.md §3c), computed here from the rule itself.
+// The layers whose attn_v and ffn_down get Q6_K in Q4_K_M/Q5_K_M: llama.cpp's use_more_bits,
+// i < n/8 || i >= 7*n/8 || (i - n/8) % 3 == 2 in integer arithmetic, worked out by hand for each n
+// (not computed by code, so the planner is compared with the rule rather than with itself).
+// 28 and 36 are where 7*n/8 and n - n/8 part (24 vs 25, 31 vs 32).
+struct MoreBitsTable {
+    int layers;
+    std::vector<int> moreBits;
+};
+const MoreBitsTable kMoreBits[] = {
+    {8, {0, 3, 6, 7}},
+    {28, {0, 1, 2, 5, 8, 11, 14, 17, 20, 23, 24, 25, 26, 27}},
+    {36, {0, 1, 2, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 31, 32, 33, 34, 35}},
+    {48, {0, 1, 2, 3, 4, 5, 8, 11, 14, 17, 20, 23, 26, 29, 32, 35, 38, 41, 42, 43, 44, 45, 46, 47}},
+    {64, {0, 1, 2, 3, 4, 5, 6, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37, 40, 43, 46, 49, 52, 55, 56, 57, 58,
+          59, 60, 61, 62, 63}},
+};
+
+bool inTable(const std::vector<int>& layers, int layer) {
+    return std::find(layers.begin(), layers.end(), layer) != layers.end();
+}
+
+std::string listOf(const std::vector<int>& layers) {
+    std::string out;
+    for (int i : layers) out += (out.empty() ? "" : ",") + std::to_string(i);
+    return "{" + out + "}";
+}
+
+// The planner, fed a real model's tensor names in file order (width 4096), against the tables.
+void checkMoreBitsLayers() {
+    for (const MoreBitsTable& t : kMoreBits) {
+        for (QuantPreset preset : {QuantPreset::Q4_K_M, QuantPreset::Q5_K_M}) {
+            const DType base = preset == QuantPreset::Q4_K_M ? DType::Q4_K : DType::Q5_K;
+            PresetPlanner planner(preset, t.layers, false);
+            std::vector<int> attnV, ffnDown;
+            CHECK(planner.typeFor("token_embd.weight", 2, 4096) == base);
+            for (int i = 0; i < t.layers; ++i) {
+                const std::string blk = "blk." + std::to_string(i) + ".";
+                CHECK(planner.typeFor(blk + "attn_norm.weight", 1, 4096) == DType::F32);
+                for (const char* name :
+                     {"attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"}) {
+                    const DType type = planner.typeFor(blk + name + ".weight", 2, 4096);
+                    const bool moreBits = type == DType::Q6_K;
+                    if (std::string(name) == "attn_v" && moreBits) attnV.push_back(i);
+                    else if (std::string(name) == "ffn_down" && moreBits) ffnDown.push_back(i);
+                    else CHECK_MSG(type == base, blk << name << ": " << dtypeName(type));
+                }
+            }
+            CHECK(planner.typeFor("output.weight", 2, 4096) == DType::Q6_K);
+            const std::string where = quantPresetName(preset) + (", " + std::to_string(t.layers)) + " layers";
+            CHECK_MSG(attnV == t.moreBits, where << ": attn_v Q6_K at " << listOf(attnV) << ", expected "
+                                                 << listOf(t.moreBits));
+            CHECK_MSG(ffnDown == t.moreBits, where << ": ffn_down Q6_K at " << listOf(ffnDown) << ", expected "
+                                                   << listOf(t.moreBits));
+        }
+        std::vector<int> fromFunction;
+        for (int i = 0; i < t.layers; ++i)
+            if (useMoreBits(i, t.layers)) fromFunction.push_back(i);
+        CHECK_MSG(fromFunction == t.moreBits, "useMoreBits(i, " << t.layers << ") is true at " << listOf(fromFunction));
+    }
+}
+
+// The per-tensor types of the mixes (engines.md §3c) on a written 8-layer model.
 void checkTypeMix() {
-    auto moreBits = [](int i, int n) { return i < n / 8 || i >= n - n / 8 || (i - n / 8) % 3 == 2; };
-    std::vector<int> expectedLayers;
-    for (int i = 0; i < 8; ++i)
-        if (moreBits(i, 8)) expectedLayers.push_back(i);
-    CHECK((expectedLayers == std::vector<int>{0, 3, 6, 7}));
+    checkMoreBitsLayers();
+    const std::vector<int>& moreBits8 = kMoreBits[0].moreBits;
 
     for (bool tied : {false, true}) {
         test::TinyModelSpec spec = wideSpec(8);
@@ -237,7 +300,7 @@ void checkTypeMix() {
                 const int layer = n.rfind("blk.", 0) == 0 ? std::atoi(n.c_str() + 4) : -1;
                 if (n == "output.weight" || (tied && n == "token_embd.weight")) want = DType::Q6_K;
                 if ((n.find("ffn_down") != std::string::npos || n.find("attn_v") != std::string::npos) &&
-                    moreBits(layer, 8))
+                    inTable(moreBits8, layer))
                     want = DType::Q6_K;
                 CHECK_MSG(p.to == want, quantPresetName(preset) << " " << n << ": got " << dtypeName(p.to)
                                                                 << ", expected " << dtypeName(want));

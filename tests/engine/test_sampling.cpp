@@ -313,10 +313,10 @@ void testRepetitionPenalty() {
     for (int i = 0; i < 3; ++i) repeated.accept(0);
     CHECK_EQ(repeated.sample(std::vector<float>{2.0f, 1.0f}), 0);
 
-    // Only the last repetitionWindow tokens count; -1 means all; out-of-vocab ids are ignored.
+    // Only the last repetitionWindow tokens count; -1 means all.
     p.repetitionWindow = 2;
     Sampler windowed(p);
-    for (int32_t t : {0, 7, 7, -3, 12345}) windowed.accept(t);
+    for (int32_t t : {0, 2, 2}) windowed.accept(t);
     CHECK_EQ(windowed.sample(positive), 0);
     windowed.accept(0);
     CHECK_EQ(windowed.sample(positive), 1);
@@ -329,6 +329,26 @@ void testRepetitionPenalty() {
     Sampler none(p);
     none.accept(0);
     CHECK_EQ(none.sample(positive), 0);
+
+    // Out-of-vocabulary ids are ignored. Each of these lands on token 0 or token 3 of a 4-token
+    // vocabulary if taken modulo 4, clamped into range or narrowed to 8/16 bits, and each of those
+    // two tokens is the argmax of one logits vector below, so penalising either would change an
+    // answer (and an unchecked index is an out-of-bounds write that sanitizers report).
+    const std::vector<float> topFirst = {2.0f, 1.5f, -1.0f, 0.5f}, topLast = {0.5f, 1.5f, -1.0f, 2.0f};
+    for (int32_t window : {-1, 16}) {
+        p.repetitionWindow = window;
+        Sampler outside(p);
+        for (int32_t t : {4, 7, -1, -4, 256, 65536, 1 << 20, std::numeric_limits<int32_t>::max(),
+                          std::numeric_limits<int32_t>::min()})
+            outside.accept(t);
+        CHECK_EQ(outside.sample(topFirst), 0);
+        CHECK_EQ(outside.sample(topLast), 3);
+        // The same sampler does penalise tokens 0 and 3 once they are in its history.
+        outside.accept(0);
+        outside.accept(3);
+        CHECK_EQ(outside.sample(topFirst), 1);
+        CHECK_EQ(outside.sample(topLast), 1);
+    }
 
     // A long history keeps working once the window trims it.
     p.repetitionWindow = 4;

@@ -1,6 +1,7 @@
 // Sessions: the next turn reuses the cached prefix and gives exactly what a fresh session gives;
 // edits rewind to the common prefix; stop strings, limits and cancellation (counted in tokens).
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <thread>
 
@@ -97,8 +98,11 @@ void checkLimitsAndCancel(const Model& model) {
     CHECK_EQ(run(*session.value(), prompt, p).outputIds.size(), 0u);
     p.maxTokens = 100;
     const GenerateResult full = run(*session.value(), prompt, p);
-    CHECK_EQ(int(full.stop), int(StopReason::Length));
+    CHECK_EQ(int(full.stop), int(StopReason::Context)); // the context filled before maxTokens
+    CHECK_EQ(std::string(stopReasonName(full.stop)), std::string("context"));
     CHECK_EQ(full.outputIds.size(), 12u - 5u + 1u); // the context fills; the last token needs no slot
+    p.maxTokens = int32_t(full.outputIds.size()); // both limits at once: maxTokens is what stopped it
+    CHECK_EQ(int(run(*session.value(), prompt, p).stop), int(StopReason::Length));
 
     // Cancel from the callback after 5 tokens: takes effect before the 6th.
     auto s2 = Session::create(model, {});
@@ -115,22 +119,29 @@ void checkLimitsAndCancel(const Model& model) {
     CHECK_EQ(r.outputIds.size(), 5u);
 
     // Cancel from another thread while decoding is slowed by the test hook: it stops within one
-    // token of the count the other thread saw.
+    // token of the count the other thread saw. The wait ends when the generation does (a failed
+    // or short one makes the test fail instead of waiting forever), and after 60 s at most.
+    auto s3 = Session::create(model, {});
+    CHECK_OK(s3);
+    if (!s3.isOk()) return;
     std::atomic<int> seen{0};
-    std::atomic<bool> cancel2{false};
+    std::atomic<bool> cancel2{false}, finished{false};
     GenerateParams t;
     t.maxTokens = 200;
     t.cancel = &cancel2;
     t.onText = [&](std::string_view) { ++seen; };
     int seenAtCancel = -1;
     std::thread canceller([&] {
-        while (seen.load() < 4) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (seen.load() < 4 && !finished && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
         seenAtCancel = seen.load();
         cancel2 = true;
     });
-    auto s3 = Session::create(model, {});
     const GenerateResult r2 = run(*s3.value(), prompt, t);
+    finished = true;
     canceller.join();
+    CHECK_MSG(seenAtCancel >= 4, "the generation ended before the other thread saw 4 pieces: " << seenAtCancel);
     CHECK_EQ(int(r2.stop), int(StopReason::Cancel));
     CHECK_MSG(int(r2.outputIds.size()) <= seenAtCancel + 1, r2.outputIds.size() << " tokens after cancel at " << seenAtCancel);
 }

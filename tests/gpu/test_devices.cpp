@@ -23,10 +23,7 @@ int main() {
         CHECK(d.freeBytes > 0 && d.freeBytes <= d.totalBytes);
         CHECK(d.computeCapability.size() >= 3 && d.computeCapability.find('.') != std::string::npos);
     }
-    if (cuda == 0) {
-        std::printf("SKIP: no CUDA device (%s)\n", report.cudaUnavailableReason.c_str());
-        return test::kSkipExitCode;
-    }
+    if (cuda == 0) test::skipTest("no CUDA device (" + report.cudaUnavailableReason + ")"); // 1 if a check failed
     CHECK(report.cudaUnavailableReason.empty());
 
     const auto model = test::requireTestData("models/stories260K/stories260K-f32.gguf");

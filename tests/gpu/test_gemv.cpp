@@ -3,16 +3,16 @@
 // counts, every launch configuration and the fused gate+up+SiLU. Outputs are poisoned (NaN)
 // before each launch. Skipped (77) where no CUDA device exists.
 //
-// Quantized types read x as X8 (int8 per 16 with a scale), so each is judged twice: against the
-// reference on the X8 values themselves (the kernel's own arithmetic: fp32 rounding only), and
-// against the reference on the fp32 x (what the 8-bit activation costs).
+// Quantized types read x as X8 (int8 per 16 with a scale), so each is judged twice, each output
+// row on its own: against the reference on the X8 values themselves (the kernel's own arithmetic:
+// fp32 rounding only), and against the reference on the fp32 x (what the 8-bit activation costs).
 #include "check.h"
+#include "testdata.h"
 
 #ifndef HEARTH_HAVE_KERNELS // built without CUDA: nothing to test
 int main() {
     hearth::test::announce("gemv", "cuda");
-    std::printf("SKIP: built without the CUDA kernels\n");
-    return 77;
+    hearth::test::skipTest("built without the CUDA kernels");
 }
 #else
 
@@ -29,9 +29,9 @@ int main() {
 #include <vector>
 
 #include "hearth_kernels/gemv.h"
+#include "hearth_kernels/gemv_experiments.h"
 #include "quant/dequantize.h"
 #include "quant/types.h"
-#include "testdata.h"
 
 using namespace hearth;
 using namespace hearth::kernels;
@@ -116,15 +116,34 @@ std::vector<uint8_t> randomRows(const TypeCase& tc, int n, int k, uint64_t seed)
     return w;
 }
 
-double relErr(const std::vector<float>& y, const std::vector<double>& ref, int* bad) {
-    double num = 0, den = 0;
-    *bad = 0;
+// The worst row: max over r of |y_r − ref_r| / rms(ref). Each row is judged on its own, so that
+// one wrong row of an LM head fails (pooled over 151936 rows, ‖y − ref‖/‖ref‖ would show it at
+// 1/390 of its size). The scale is the RMS over all rows, not |ref_r|, which a single dot product
+// can cancel to near zero. `bad` counts non-finite outputs (left out of the maximum).
+struct RowError {
+    double worst = 0, pooled = 0; // pooled: ‖y − ref‖/‖ref‖, printed for comparison
+    int row = 0, bad = 0;
+};
+
+RowError rowError(const std::vector<float>& y, const std::vector<double>& ref) {
+    double den = 0, num = 0;
+    for (double r : ref) den += r * r;
+    const double scale = std::sqrt(std::max(den / double(ref.size()), 1e-300));
+    RowError e;
     for (size_t i = 0; i < y.size(); ++i) {
-        if (!std::isfinite(y[i])) ++*bad;
-        num += (double(y[i]) - ref[i]) * (double(y[i]) - ref[i]);
-        den += ref[i] * ref[i];
+        if (!std::isfinite(y[i])) {
+            ++e.bad;
+            continue;
+        }
+        const double d = std::fabs(double(y[i]) - ref[i]);
+        num += d * d;
+        if (d / scale > e.worst) {
+            e.worst = d / scale;
+            e.row = int(i);
+        }
     }
-    return std::sqrt(num / std::max(den, 1e-300));
+    e.pooled = std::sqrt(num / std::max(den, 1e-300));
+    return e;
 }
 
 struct Device {
@@ -139,6 +158,17 @@ struct Device {
     }
 };
 
+GemvType gemvType(DType t) {
+    switch (t) {
+    case DType::Q4_K: return GemvType::Q4_K;
+    case DType::Q5_K: return GemvType::Q5_K;
+    case DType::Q6_K: return GemvType::Q6_K;
+    case DType::Q8_0: return GemvType::Q8_0;
+    case DType::Q4_0: return GemvType::Q4_0;
+    default: return GemvType::BF16;
+    }
+}
+
 // Uploads GGUF rows and converts them to the device layout.
 void* upload(const TypeCase& tc, const std::vector<uint8_t>& rows, int n, int k) {
     void *src = nullptr, *dst = nullptr;
@@ -146,36 +176,21 @@ void* upload(const TypeCase& tc, const std::vector<uint8_t>& rows, int n, int k)
     CUDA_OK(cudaMemcpy(src, rows.data(), rows.size(), cudaMemcpyHostToDevice));
     if (!tc.repack) return src;
     CUDA_OK(cudaMalloc(&dst, rows.size()));
-    cudaError_t e = cudaErrorInvalidValue;
-    if (tc.type == DType::Q6_K) e = launchRepackQ6K(src, dst, n, k, nullptr);
-    if (tc.type == DType::Q8_0) e = launchRepackQ8_0(src, dst, n, k, nullptr);
-    if (tc.type == DType::Q4_0) e = launchRepackQ4_0(src, dst, n, k, nullptr);
-    CUDA_OK(e);
+    CUDA_OK(launchGemvRepack(gemvType(tc.type), src, dst, n, k, nullptr));
     CUDA_OK(cudaDeviceSynchronize());
     cudaFree(src);
     return dst;
 }
 
-cudaError_t launch(const TypeCase& tc, bool glu, const Device& d, int n, int k, const GemvLaunch& o) {
+// The engine's entries (gemv.h) for variant 0, the experiment entries otherwise.
+cudaError_t launch(const TypeCase& tc, bool glu, const Device& d, int n, int k, const GemvExperiment& o) {
     const void* x = tc.type == DType::BF16 ? static_cast<const void*>(d.x) : d.xq;
-    if (glu) {
-        switch (tc.type) {
-        case DType::Q4_K: return launchGemvGateUpQ4K(d.w, d.wu, x, d.y, n, k, nullptr, o);
-        case DType::Q5_K: return launchGemvGateUpQ5K(d.w, d.wu, x, d.y, n, k, nullptr, o);
-        case DType::Q6_K: return launchGemvGateUpQ6K(d.w, d.wu, x, d.y, n, k, nullptr, o);
-        case DType::Q8_0: return launchGemvGateUpQ8_0(d.w, d.wu, x, d.y, n, k, nullptr, o);
-        case DType::Q4_0: return launchGemvGateUpQ4_0(d.w, d.wu, x, d.y, n, k, nullptr, o);
-        default: return launchGemvGateUpBF16(d.w, d.wu, d.x, d.y, n, k, nullptr, o);
-        }
-    }
-    switch (tc.type) {
-    case DType::Q4_K: return launchGemvQ4K(d.w, x, d.y, n, k, nullptr, o);
-    case DType::Q5_K: return launchGemvQ5K(d.w, x, d.y, n, k, nullptr, o);
-    case DType::Q6_K: return launchGemvQ6K(d.w, x, d.y, n, k, nullptr, o);
-    case DType::Q8_0: return launchGemvQ8_0(d.w, x, d.y, n, k, nullptr, o);
-    case DType::Q4_0: return launchGemvQ4_0(d.w, x, d.y, n, k, nullptr, o);
-    default: return launchGemvBF16(d.w, d.x, d.y, n, k, nullptr, o);
-    }
+    const GemvType t = gemvType(tc.type);
+    if (o.variant)
+        return glu ? launchGemvGateUpExperiment(t, d.w, d.wu, x, d.y, n, k, nullptr, o)
+                   : launchGemvExperiment(t, d.w, x, d.y, n, k, nullptr, o);
+    return glu ? launchGemvGateUp(t, d.w, d.wu, x, d.y, n, k, nullptr, o)
+               : launchGemv(t, d.w, x, d.y, n, k, nullptr, o);
 }
 
 // Reference W·x for both x forms, in double over dequantizeRow's floats.
@@ -204,7 +219,7 @@ double silu(double g) { return g / (1.0 + std::exp(-g)); }
 int gCase = 0;
 
 // One (type, shape) case; `configs` are the launch options to try on the same data.
-void runCase(const TypeCase& tc, int n, int k, bool glu, const std::vector<GemvLaunch>& configs) {
+void runCase(const TypeCase& tc, int n, int k, bool glu, const std::vector<GemvExperiment>& configs) {
     const uint64_t seed = 0x5EED0000ull + uint64_t(++gCase) * 7919;
     const auto wg = randomRows(tc, n, k, seed);
     const auto wu = glu ? randomRows(tc, n, k, seed + 1) : std::vector<uint8_t>{};
@@ -240,26 +255,31 @@ void runCase(const TypeCase& tc, int n, int k, bool glu, const std::vector<GemvL
             ref8[i] = silu(ref8[i]) * ref8U[i];
         }
     }
-    const double tight = isBf16 ? 1e-5 : 1e-4; // fp32 accumulation on identical inputs
-    for (const GemvLaunch& o : configs) {
+    // Worst-row bounds (see rowError), from a run on an H200 over every case below. On identical
+    // inputs (fp32 rounding only) the worst row was 6.9e-7 (gemv) and 2.0e-6 (gate+up: SiLU's
+    // products spread wider) over all types. Against fp32 x, what 8-bit x costs a row: up to 2.1e-2
+    // (gemv) and 8.9e-2 (gate+up); pooled over the rows, 2.5e-3 to 1.0e-2.
+    const double tight = 1e-5;
+    const double fp32Bound = glu ? 0.12 : 3e-2;
+    for (const GemvExperiment& o : configs) {
         CUDA_OK(cudaMemset(d.y, 0xFF, size_t(n) * 4)); // NaN
         CUDA_OK(launch(tc, glu, d, n, k, o));
         CUDA_OK(cudaDeviceSynchronize());
         std::vector<float> y(n);
         CUDA_OK(cudaMemcpy(y.data(), d.y, size_t(n) * 4, cudaMemcpyDeviceToHost));
-        int bad = 0;
-        const double e8 = relErr(y, ref8, &bad);
-        const double e = relErr(y, ref, &bad);
-        std::printf("%s %s %d->%d rows/block %d warps %d variant %d pdl %d: err %.2e%s (vs fp32 x %.2e)%s\n",
-                    tc.name, glu ? "gate+up" : "gemv", k, n, o.rowsPerBlock, o.warps, o.variant, int(o.pdl), e8,
-                    isBf16 ? "" : " on X8 x", e, bad ? "  NON-FINITE" : "");
-        CHECK_MSG(bad == 0, tc.name << " " << k << "->" << n << ": " << bad << " outputs unwritten or non-finite");
-        CHECK_MSG(e8 <= tight, tc.name << " " << k << "->" << n << ": error " << e8 << " > " << tight);
-        // (one or a few rows: a single dot product can cancel to near zero, so no relative bound)
-        // (short rows average fewer rounding errors: a looser bound below k = 1024)
-        const double fp32Bound = k >= 1024 ? 1e-2 : 2e-2;
+        const RowError e8 = rowError(y, ref8), e = rowError(y, ref);
+        std::printf("%s %s %d->%d rows/block %d warps %d variant %d pdl %d: worst row %.2e (row %d; pooled %.2e)%s, "
+                    "vs fp32 x %.2e (pooled %.2e)%s\n",
+                    tc.name, glu ? "gate+up" : "gemv", k, n, o.rowsPerBlock, o.warps, o.variant, int(o.pdl), e8.worst,
+                    e8.row, e8.pooled, isBf16 ? "" : " on X8 x", e.worst, e.pooled, e8.bad ? "  NON-FINITE" : "");
+        CHECK_MSG(e8.bad == 0, tc.name << " " << k << "->" << n << ": " << e8.bad
+                                       << " outputs unwritten or non-finite");
+        CHECK_MSG(e8.worst <= tight, tc.name << " " << k << "->" << n << ": row " << e8.row << " error " << e8.worst
+                                             << " > " << tight);
+        // (one or a few rows: their RMS may itself be a cancelled dot product, so no bound there)
         if (n >= 32)
-            CHECK_MSG(e <= fp32Bound, tc.name << " " << k << "->" << n << ": error vs fp32 x " << e << " > " << fp32Bound);
+            CHECK_MSG(e.worst <= fp32Bound, tc.name << " " << k << "->" << n << ": row " << e.row
+                                                    << " error vs fp32 x " << e.worst << " > " << fp32Bound);
     }
 }
 
@@ -268,40 +288,44 @@ void runCase(const TypeCase& tc, int n, int k, bool glu, const std::vector<GemvL
 int main() {
     test::announce("gemv", "cuda");
     int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        std::printf("SKIP: no CUDA device\n");
-        return test::kSkipExitCode;
-    }
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) test::skipTest("no CUDA device");
 
     // Argument checks: no launch, an error.
-    CHECK(launchGemvQ4K(nullptr, nullptr, nullptr, 8, 256, nullptr) == cudaErrorInvalidValue);
+    CHECK(gemvSupports(GemvType::Q4_K, 8, 256) && gemvSupports(GemvType::BF16, 1, 8));
+    CHECK(!gemvSupports(GemvType::Q4_K, 4, 100) && !gemvSupports(GemvType::Q8_0, 4, 48));
+    CHECK(!gemvSupports(GemvType::Q6_K, 0, 256) && !gemvSupports(GemvType(99), 4, 256));
+    CHECK(gemvNeedsRepack(GemvType::Q6_K) && !gemvNeedsRepack(GemvType::Q4_K));
+    CHECK(launchGemv(GemvType::Q4_K, nullptr, nullptr, nullptr, 8, 256, nullptr) == cudaErrorInvalidValue);
     {
         Device d;
         CUDA_OK(cudaMalloc(&d.w, 4096));
         CUDA_OK(cudaMalloc(&d.xq, 4096));
         CUDA_OK(cudaMalloc(&d.y, 4096));
-        CHECK(launchGemvQ4K(d.w, d.xq, d.y, 4, 100, nullptr) == cudaErrorInvalidValue);
-        CHECK(launchGemvQ8_0(d.w, d.xq, d.y, 4, 48, nullptr) == cudaErrorInvalidValue);
-        CHECK(launchGemvQ4K(d.w, d.xq, d.y, 4, 256, nullptr, GemvLaunch{false, 3, 0}) == cudaErrorInvalidValue);
+        CHECK(launchGemv(GemvType::Q4_K, d.w, d.xq, d.y, 4, 100, nullptr) == cudaErrorInvalidValue);
+        CHECK(launchGemv(GemvType::Q8_0, d.w, d.xq, d.y, 4, 48, nullptr) == cudaErrorInvalidValue);
+        CHECK(launchGemv(GemvType::Q4_K, d.w, d.xq, d.y, 4, 256, nullptr, GemvLaunch{false, 3, 0}) ==
+              cudaErrorInvalidValue);
+        CHECK(launchGemvGateUp(GemvType::Q4_K, d.w, nullptr, d.xq, d.y, 4, 256, nullptr) == cudaErrorInvalidValue);
+        CHECK(launchGemvRepack(GemvType::Q4_K, d.w, d.xq, 4, 256, nullptr) == cudaErrorInvalidValue);
     }
 
     const int shapes[][2] = {{4096, 4096},  {4096, 1024},  {4096, 12288}, {12288, 4096}, {5120, 25600},
                              {25600, 5120}, {5120, 17408}, {17408, 5120}, {5120, 12288}, {6144, 5120},
                              {4096, 151936}, {5120, 151936}, {5120, 248320}};
-    std::vector<GemvLaunch> variants;
+    std::vector<GemvExperiment> variants;
     for (int r : {1, 2, 4, 8})
-        for (int w : {0, 1, 3, 8}) variants.push_back(GemvLaunch{false, r, w});
-    variants.push_back(GemvLaunch{true, 0, 0});
+        for (int w : {0, 1, 3, 8}) variants.push_back(GemvExperiment{false, r, w});
+    variants.push_back(GemvExperiment{true, 0, 0});
     // the tuning variants (32-element Q4_K units, L1-allocating pairs, pipelined k loop)
     for (int v : {1, 2, 4, 5, 6, 7}) {
-        for (int r : {1, 2, 4, 8}) variants.push_back(GemvLaunch{false, r, 0, v});
-        variants.push_back(GemvLaunch{true, 2, 3, v});
+        for (int r : {1, 2, 4, 8}) variants.push_back(GemvExperiment{false, r, 0, v});
+        variants.push_back(GemvExperiment{true, 2, 3, v});
     }
-    std::vector<GemvLaunch> gluVariants;
+    std::vector<GemvExperiment> gluVariants;
     for (int r : {1, 2, 4})
-        for (int w : {0, 1, 8}) gluVariants.push_back(GemvLaunch{false, r, w});
-    gluVariants.push_back(GemvLaunch{true, 0, 0});
-    for (int v : {1, 2, 4, 7}) gluVariants.push_back(GemvLaunch{false, 2, 0, v});
+        for (int w : {0, 1, 8}) gluVariants.push_back(GemvExperiment{false, r, w});
+    gluVariants.push_back(GemvExperiment{true, 0, 0});
+    for (int v : {1, 2, 4, 7}) gluVariants.push_back(GemvExperiment{false, 2, 0, v});
 
     // The X8 layout (gemv.h) is a bijection onto its buffer for whole and partial tiles/units.
     for (int k : {32, 96, 800, 2048, 2080, 4096, 5120, 25600}) {
@@ -318,13 +342,13 @@ int main() {
     for (const TypeCase& tc : kTypes) {
         // k = 800: a half unit in the last X8 tile (types with blocks of 32 or fewer)
         if (tc.blockElems <= 32) runCase(tc, 70, 800, false, variants);
-        for (const auto& s : shapes) runCase(tc, s[1], s[0], false, {GemvLaunch{}});
+        for (const auto& s : shapes) runCase(tc, s[1], s[0], false, {GemvExperiment{}});
         // ragged row counts and short rows, under every configuration
         for (int n : {1, 7, 33, 1000}) runCase(tc, n, 4096, false, variants);
         runCase(tc, 33, 256, false, variants);
         runCase(tc, 5, 768, false, variants);
         // fused gate + up + SiLU
-        runCase(tc, 25600, 5120, true, {GemvLaunch{}, GemvLaunch{true, 0, 0}});
+        runCase(tc, 25600, 5120, true, {GemvExperiment{}, GemvExperiment{true, 0, 0}});
         runCase(tc, 1000, 4096, true, gluVariants);
         runCase(tc, 33, 256, true, gluVariants);
     }

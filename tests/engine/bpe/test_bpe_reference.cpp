@@ -23,7 +23,7 @@ int main() {
     CHECK(!t.stripsLeadingSpace());
     CHECK_EQ(t.bpePreTokenizerName(), std::string("qwen2"));
 
-    const auto records = test::readBpeVectors(vectors.string());
+    const auto records = test::readBpeVectors(vectors.string(), test::kQwen3VectorCount);
     const size_t matched = test::checkBpeVectors(t, records, /*applyNfc=*/true, "qwen3");
     CHECK_EQ(matched, records.size());
 

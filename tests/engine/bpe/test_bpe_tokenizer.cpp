@@ -3,6 +3,7 @@
 // empty text, HF's lstrip/rstrip/single_word on added tokens, the White_Space rewrite of \s,
 // threads, and every kind of bad tokenizer.json.
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -255,6 +256,13 @@ void checkBadJson(const fs::path& dir) {
     root = tinyTokenizer();
     root["added_tokens"].push_back({{"id", "x"}, {"content", "<x>"}});
     CHECK_ERR(parse(root), StatusCode::DataLoss, "key added_tokens[0].id");
+    // A huge id must not size the id tables (fuzzing: a 96-byte file asked for 64 GB); gaps are fine.
+    root = tinyTokenizer();
+    root["model"]["vocab"]["far"] = INT32_MAX;
+    CHECK_ERR(parse(root), StatusCode::DataLoss, "token id 2147483647 is far past the 259 tokens named");
+    root = tinyTokenizer();
+    root["added_tokens"].push_back(addedToken(1000, "<far>", false, false));
+    CHECK_OK(parse(root));
     CHECK_ERR(parse(tinyTokenizer(), "{\"bos_token\": \"<nope>\"}"), StatusCode::DataLoss, "the BOS token '<nope>'");
 
     // Through files: malformed JSON names the file; so does a broken tokenizer_config.json.
@@ -272,12 +280,10 @@ void checkBadJson(const fs::path& dir) {
 
     // A SentencePiece model folder: its Metaspace tokenizer.json is not byte-level, so the
     // tokenizer.model beside it is used.
-    const fs::path spm = test::testDataRoot() / "models/stories260K/tok512.model";
-    std::error_code ec;
-    if (fs::exists(spm, ec)) {
+    if (const auto spm = test::optionalTestData("models/stories260K/tok512.model")) {
         const fs::path folder = dir / "spm";
         fs::create_directories(folder);
-        fs::copy_file(spm, folder / "tokenizer.model");
+        fs::copy_file(*spm, folder / "tokenizer.model");
         json meta = tinyTokenizer();
         meta["pre_tokenizer"] = {{"type", "Metaspace"}, {"replacement", "\xE2\x96\x81"}};
         std::ofstream(folder / "tokenizer.json") << meta.dump();

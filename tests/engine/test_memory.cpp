@@ -1,0 +1,128 @@
+// The CPU memory estimate against what the files really hold (weights = the tensor bytes of the
+// file, KV = 2 x layers x kvHeads x headDim x context x element size), and the refusal of a
+// session whose KV cache cannot fit: OutOfMemory with the estimate's numbers, never a crash.
+#include <climits>
+#include <fstream>
+
+#include "check.h"
+#include "hearth/chat.h"
+#include "hearth/engine.h"
+#include "io/gguf.h"
+#include "model/synth.h"
+#include "model_builder.h"
+#include "testdata.h"
+
+using namespace hearth;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path g_dir;
+
+MemoryEstimate estimate(const fs::path& path, int32_t context, KvType type) {
+    auto e = estimateMemory(path.string(), context, type, DeviceKind::Cpu);
+    CHECK_MSG(e.isOk(), path << ": " << e.status().message());
+    return e.isOk() ? e.value() : MemoryEstimate{};
+}
+
+// KV for every context and element size asked, the sum, and the fit against the CPU's free memory.
+void checkKv(const fs::path& path, const ModelInfo& info) {
+    for (KvType type : {KvType::F32, KvType::F16}) {
+        const uint64_t bytes = type == KvType::F32 ? 4 : 2;
+        const uint64_t perToken = 2ull * info.layers * info.kvHeads * info.headDim * bytes;
+        for (int32_t context : {0, 100, 4096}) {
+            const MemoryEstimate e = estimate(path, context, type);
+            const uint64_t tokens = context > 0 ? uint64_t(context) : uint64_t(info.contextLength);
+            CHECK_MSG(e.kvCacheBytes == perToken * tokens, kvTypeName(type) << " ctx " << context << ": " << e.kvCacheBytes);
+            CHECK_EQ(e.kvBytesPer1024Tokens, perToken * 1024);
+            CHECK_EQ(e.recurrentStateBytes, 0u);
+            CHECK_EQ(e.totalBytes(), e.weightsBytes + e.kvCacheBytes + e.workspaceBytes);
+            CHECK_EQ(int(e.device.kind), int(DeviceKind::Cpu));
+            CHECK_EQ(e.fits, e.totalBytes() <= e.device.freeBytes);
+        }
+    }
+}
+
+uint64_t expectedWeightBytes(const test::TinyModelSpec& spec) {
+    uint64_t total = 0;
+    for (const test::TinyTensor& t : test::makeTinyTensors(spec))
+        total += t.values.size() * (t.shape.size() == 2 ? 2u : 4u); // F16 matrices, F32 vectors
+    return total;
+}
+
+void checkTinyModels() {
+    test::TinyModelSpec spec;
+    spec.type = DType::F16;
+    test::writeTinyGguf(spec, g_dir / "tiny.gguf");
+    test::writeTinyHfFolder(spec, g_dir / "tiny-hf");
+    const uint64_t expected = expectedWeightBytes(spec);
+
+    // safetensors: 8 bytes of header length, the header, then the tensors back to back.
+    const fs::path st = g_dir / "tiny-hf/model.safetensors";
+    uint64_t headerLen = 0;
+    std::ifstream(st, std::ios::binary).read(reinterpret_cast<char*>(&headerLen), 8);
+    CHECK_EQ(fs::file_size(st) - 8 - headerLen, expected);
+    CHECK_EQ(estimate(g_dir / "tiny-hf", 0, KvType::F32).weightsBytes, expected);
+    CHECK_EQ(estimate(g_dir / "tiny.gguf", 0, KvType::F32).weightsBytes, expected);
+
+    auto model = Model::load({.path = (g_dir / "tiny.gguf").string(), .threads = 1});
+    CHECK_OK(model);
+    if (model.isOk()) checkKv(g_dir / "tiny.gguf", model.value()->info());
+}
+
+// A quantized file of mixed types: the weights are the tensor data blob less its alignment padding.
+void checkQuantizedFile() {
+    SynthParams p;
+    p.shape = "tiny-qwen3";
+    p.preset = QuantPreset::Q4_K_M;
+    p.seed = 1;
+    p.threads = 1;
+    p.skipTensorData = true; // a sparse file: the layout is all that is measured
+    p.outputPath = (g_dir / "q4km.gguf").string();
+    CHECK_OK(writeSynthModel(p));
+    auto file = io::GgufFile::open(p.outputPath);
+    CHECK_OK(file);
+    if (!file.isOk()) return;
+    const uint64_t blob = fs::file_size(p.outputPath) - file.value().dataOffset();
+    const uint64_t padding = file.value().alignment() * file.value().tensors().size();
+    const MemoryEstimate e = estimate(p.outputPath, 0, KvType::F16);
+    CHECK_MSG(e.weightsBytes <= blob && e.weightsBytes + padding > blob, e.weightsBytes << " vs a blob of " << blob);
+}
+
+void checkOutOfMemory(const fs::path& stories) {
+    auto model = Model::load({.path = stories.string(), .threads = 1});
+    CHECK_OK(model);
+    if (!model.isOk()) return;
+    // stories260K: 1280 bytes of F32 KV a token, 2.7 TB for the largest context.
+    const MemoryEstimate huge = estimate(stories, INT32_MAX, KvType::F32);
+    CHECK(!huge.fits);
+    CHECK(huge.device.freeBytes > 0 && huge.kvCacheBytes > huge.device.freeBytes);
+    const std::string needs = "the KV cache for " + std::to_string(INT32_MAX) + " tokens needs " +
+                              std::to_string(huge.kvCacheBytes >> 20) + " MiB";
+    CHECK_ERR(Session::create(*model.value(), {.contextLength = INT32_MAX}), StatusCode::OutOfMemory, needs);
+    CHECK_ERR(ChatSession::create(*model.value(), {.contextLength = INT32_MAX}, {}), StatusCode::OutOfMemory, needs);
+    // Nothing was left half-made: a context that fits works on the same model.
+    const MemoryEstimate fits = estimate(stories, 512, KvType::F32);
+    CHECK(fits.fits);
+    auto session = Session::create(*model.value(), {.contextLength = 512});
+    CHECK_OK(session);
+    if (session.isOk()) CHECK_OK(session.value()->generate(model.value()->encode("Once", true), {.maxTokens = 4}));
+    checkKv(stories, model.value()->info());
+    CHECK_EQ(fits.weightsBytes, model.value()->info().parameterCount * 4); // every tensor F32
+}
+
+} // namespace
+
+int main() {
+    test::announce("memory", "cpu");
+    const fs::path stories = test::requireTestData("models/stories260K/stories260K-f32.gguf");
+    g_dir = test::scratchDir("memory");
+    checkTinyModels();
+    checkQuantizedFile();
+    checkOutOfMemory(stories);
+    CHECK_ERR(estimateMemory((g_dir / "none.gguf").string(), 0, KvType::F32, DeviceKind::Cpu), StatusCode::NotFound,
+              "none.gguf");
+    CHECK_ERR(estimateMemory((g_dir / "tiny.gguf").string(), -1, KvType::F32, DeviceKind::Cpu),
+              StatusCode::InvalidArgument, "context length");
+    return test::finish();
+}

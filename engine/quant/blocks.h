@@ -1,5 +1,5 @@
 // GGUF quantized blocks, byte for byte as ggml lays them out (ggml-common.h; QK_K = 256), and the
-// per-family codecs behind dequantizeRow/dotRow/quantizeRow. See ../shared/reference/engines.md §3b.
+// per-family codecs behind dequantizeRow/dotRow/quantizeRow. Each struct states its layout below.
 //
 // Blocks sit at arbitrary byte offsets inside a mapped file, so the structs are packed (alignment 1)
 // and the codecs copy each block into a local struct before reading it: no unaligned access, no

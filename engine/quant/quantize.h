@@ -1,5 +1,5 @@
 // Float → GGUF block quantizers and block validation: the CPU reference for every type.
-// Block layouts are exactly GGUF's (ggml-common.h); see ../shared/reference/engines.md §3b.
+// Block layouts are exactly GGUF's (ggml-common.h), as quant/blocks.h spells them out.
 #pragma once
 
 #include <cstdint>

@@ -5,8 +5,8 @@
 
 #include "hearth/chat.h"
 #include "runtime/chat_prompt.h"
-#include "runtime/thinking_splitter.h"
-#include "tokenizer/utf8.h"
+#include "chat/thinking_splitter.h"
+#include "base/utf8.h"
 
 namespace hearth {
 

@@ -9,7 +9,7 @@
 #include "backend/backend.h"
 #include "hearth/engine.h"
 #include "model/model_loader.h"
-#include "runtime/stop_strings.h"
+#include "chat/stop_strings.h"
 #include "sampling/sampler.h"
 
 namespace hearth {

@@ -1,6 +1,6 @@
 // Streaming detokenization: token bytes are joined and cut only at character boundaries.
 #include "tokenizer/tokenizer.h"
-#include "tokenizer/utf8.h"
+#include "base/utf8.h"
 
 namespace hearth {
 

@@ -5,7 +5,7 @@
 
 #include <sentencepiece_processor.h>
 
-#include "tokenizer/utf8.h"
+#include "base/utf8.h"
 
 namespace hearth::spm {
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/gguf_export.h"
+#include "export/gguf_export.h"
 #include "model/model_loader.h"
 #include "model/quantize_model.h"
 #include "tools/cli_args.h"

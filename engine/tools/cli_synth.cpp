@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model/synth.h"
+#include "synth/synth.h"
 #include "tools/cli_args.h"
 
 namespace hearth::cli {

@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "io/gguf.h"
-#include "model/synth.h"
+#include "synth/synth.h"
 #include "tokenizer/tokenizer.h"
 
 namespace hearth::test {

@@ -2,7 +2,7 @@
 // overflow policies, regenerate/edit, and bad input.
 #include "check.h"
 #include "hearth/chat.h"
-#include "runtime/thinking_splitter.h"
+#include "chat/thinking_splitter.h"
 #include "testdata.h"
 
 using namespace hearth;

@@ -13,7 +13,7 @@
 #include "hearth/chat.h"
 #include "io/gguf.h"
 #include "model/model_loader.h"
-#include "model/synth.h"
+#include "synth/synth.h"
 #include "template_cases.h"
 #include "test_helpers.h"
 #include "testdata.h"

@@ -8,7 +8,7 @@
 #include "hearth/chat.h"
 #include "hearth/engine.h"
 #include "io/gguf.h"
-#include "model/synth.h"
+#include "synth/synth.h"
 #include "model_builder.h"
 #include "testdata.h"
 

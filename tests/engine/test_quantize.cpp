@@ -14,7 +14,7 @@
 #include "test_helpers.h"
 #include "hearth/engine.h"
 #include "io/gguf.h"
-#include "model/gguf_export.h"
+#include "export/gguf_export.h"
 #include "model/quantize_model.h"
 #include "model_builder.h"
 #include "quant/presets.h"
@@ -177,8 +177,7 @@ void checkMetadata() {
 // with merges and the pre-tokenizer name, and tokenizes the same from the written GGUF.
 void checkBpeExport() {
 #if !defined(HEARTH_HAS_BPE)
-    std::fprintf(stderr, "SKIP: BPE export: this build has no byte-level BPE (HEARTH_BPE=OFF)\n");
-    ++test::skippedParts();
+    test::skipPart("BPE export: this build has no byte-level BPE (HEARTH_BPE=OFF)");
     return;
 #endif
     const auto tokenizerJson = test::optionalTestData("models/qwen3-tokenizer/tokenizer.json");

@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "hearth/engine.h"
-#include "runtime/stop_strings.h"
+#include "chat/stop_strings.h"
 #include "testdata.h"
 
 using namespace hearth;

@@ -17,7 +17,7 @@
 #include "hearth/engine.h"
 #include "io/gguf.h"
 #include "model/model_loader.h"
-#include "model/synth.h"
+#include "synth/synth.h"
 #include "quant/dequantize.h"
 #include "testdata.h"
 #include "tokenizer/tokenizer.h"

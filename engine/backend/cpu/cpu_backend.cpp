@@ -7,7 +7,7 @@
 
 #include "backend/backend.h"
 #include "backend/cpu/cpu_ops.h"
-#include "backend/cpu/thread_pool.h"
+#include "base/thread_pool.h"
 #include "model/model_loader.h"
 #include "quant/dequantize.h"
 #include "sampling/sampler.h"

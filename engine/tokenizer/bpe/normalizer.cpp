@@ -4,7 +4,7 @@
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 
-#include "tokenizer/utf8.h"
+#include "base/utf8.h"
 
 namespace hearth::bpe {
 

@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "hearth/chat.h"
-#include "model/synth.h"
+#include "synth/synth.h"
 #include "testdata.h"
 
 using namespace hearth;

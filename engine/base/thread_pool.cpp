@@ -1,4 +1,4 @@
-#include "backend/cpu/thread_pool.h"
+#include "base/thread_pool.h"
 
 #include <algorithm>
 

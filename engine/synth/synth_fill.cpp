@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "model/synth_internal.h"
+#include "synth/synth_internal.h"
 #include "quant/dequantize.h"
 #include "sampling/rng.h"
 

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/json_file.h"
-#include "model/synth_internal.h"
+#include "synth/synth_internal.h"
 #include "tokenizer/sp_model_proto.h"
 
 namespace hearth::synth {

@@ -5,7 +5,7 @@
 
 #include "model/arch/arch.h"
 #include "model/model_loader.h"
-#include "model/synth_internal.h"
+#include "synth/synth_internal.h"
 
 namespace hearth {
 namespace {

@@ -1,5 +1,5 @@
 // LoadedModel → GGUF with llama.cpp's conventions (names, keys, Q/K order, tied output omitted).
-#include "model/gguf_export.h"
+#include "export/gguf_export.h"
 #include "model/gguf_hparams.h"
 #include "model/tensor_names.h"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "io/gguf.h"
-#include "model/synth.h"
+#include "synth/synth.h"
 
 namespace hearth::synth {
 

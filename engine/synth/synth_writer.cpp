@@ -9,10 +9,10 @@
 #include <exception>
 #include <mutex>
 
-#include "backend/cpu/thread_pool.h"
+#include "base/thread_pool.h"
 #include "io/atomic_file.h"
 #include "io/gguf.h"
-#include "model/synth_internal.h"
+#include "synth/synth_internal.h"
 
 namespace hearth::synth {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/thinking_splitter.h"
+#include "chat/thinking_splitter.h"
 
 #include <algorithm>
 

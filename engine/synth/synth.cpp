@@ -1,12 +1,12 @@
 // Synthetic models: the tensor plan (llama.cpp names and order, types from the preset planner)
 // and the GGUF metadata; synth_writer.cpp streams the result to disk.
-#include "model/synth.h"
+#include "synth/synth.h"
 #include "model/gguf_hparams.h"
 
 #include <chrono>
 #include <filesystem>
 
-#include "model/synth_internal.h"
+#include "synth/synth_internal.h"
 #include "model/tensor_names.h"
 
 namespace hearth {

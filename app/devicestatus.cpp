@@ -21,6 +21,7 @@ DeviceStatus::DeviceStatus(Probe probe, QObject* parent)
         try {
             report = probe();
         } catch (const std::exception& e) {
+            report.cudaUnavailable = hearth::CudaUnavailable::CudaError;
             report.cudaUnavailableReason = std::string("device probe failed: ") + e.what();
         }
         QMetaObject::invokeMethod(this, [this, report] { apply(report); }, Qt::QueuedConnection);
@@ -61,21 +62,20 @@ QString DeviceStatus::plainFallbackMessage(const hearth::DeviceReport& report)
                                      [](const hearth::DeviceInfo& d) { return d.kind == hearth::DeviceKind::Cuda; });
     if (anyCuda)
         return {};
-    const QString reason = QString::fromStdString(report.cudaUnavailableReason);
-    auto mentions = [&reason](const char* text) { return reason.contains(QLatin1String(text), Qt::CaseInsensitive); };
-
+    using hearth::CudaUnavailable;
     QString what;
-    if (!report.cudaBuilt)
-        what = tr("This build of Hearth has no GPU support");
-    else if (mentions("no NVIDIA driver") || mentions("libcuda.so"))
-        what = tr("No NVIDIA driver found");
-    else if (mentions("no CUDA device"))
-        what = tr("No NVIDIA graphics card found");
-    else if (mentions("does not match"))
-        what = tr("Hearth's GPU support belongs to a different version of Hearth");
-    else if (mentions("could not be loaded"))
-        what = tr("Hearth's GPU support could not be loaded");
-    else
-        what = tr("The NVIDIA graphics card can't be used right now");
+    switch (report.cudaBuilt ? report.cudaUnavailable : CudaUnavailable::NotBuilt) {
+    case CudaUnavailable::NotBuilt: what = tr("This build of Hearth has no GPU support"); break;
+    case CudaUnavailable::NoDriver: what = tr("No NVIDIA driver found"); break;
+    case CudaUnavailable::DriverBroken: what = tr("The NVIDIA driver is installed but not working"); break;
+    case CudaUnavailable::DriverTooOld: what = tr("The NVIDIA driver is too old for Hearth's GPU support"); break;
+    case CudaUnavailable::NoDevice: what = tr("No NVIDIA graphics card found"); break;
+    case CudaUnavailable::ModuleMismatch: what = tr("Hearth's GPU support belongs to a different version of Hearth"); break;
+    case CudaUnavailable::ModuleMissing:
+    case CudaUnavailable::LibraryMissing:
+    case CudaUnavailable::ModuleBroken: what = tr("Hearth's GPU support could not be loaded"); break;
+    case CudaUnavailable::None:
+    case CudaUnavailable::CudaError: what = tr("The NVIDIA graphics card can't be used right now"); break;
+    }
     return tr("%1 — Hearth will run on the CPU (slower).").arg(what);
 }

@@ -17,9 +17,17 @@ struct HearthCudaDevice {
     int minor;
 };
 
+// Why the probe failed, so the engine need not read the words: -1 any other failure (the only
+// code of older modules), the rest as named.
+#define HEARTH_CUDA_PROBE_FAILED (-1)
+#define HEARTH_CUDA_PROBE_NO_DRIVER (-2)
+#define HEARTH_CUDA_PROBE_DRIVER_BROKEN (-3)
+#define HEARTH_CUDA_PROBE_DRIVER_TOO_OLD (-4)
+
 typedef int (*HearthCudaAbiVersionFn)(void);
-// Fills up to maxDevices entries and returns their count, or -1 with a reason in `error`
-// (NUL-terminated, at most errorBytes) when the CUDA runtime cannot be used at all.
+// Fills up to maxDevices entries and returns their count, or a HEARTH_CUDA_PROBE_* code below
+// with a reason in `error` (NUL-terminated, at most errorBytes) when the CUDA runtime cannot be
+// used at all. 0 devices: the driver works but sees no GPU.
 typedef int (*HearthCudaProbeFn)(HearthCudaDevice* devices, int maxDevices, char* error, int errorBytes);
 
 } // extern "C"

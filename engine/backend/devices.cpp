@@ -80,25 +80,44 @@ std::vector<std::string> moduleCandidates(const std::string& moduleName) {
     return out;
 }
 
+void setUnavailable(DeviceReport& report, CudaUnavailable why, std::string words) {
+    report.cudaUnavailable = why;
+    report.cudaUnavailableReason = std::move(words);
+}
+
 // dlerror's "libcudart.so.13: cannot open shared object file: ..." in plain words: which
-// library is missing. (The app sorts reasons by their words: keep "could not be loaded".)
-std::string moduleLoadFailure(const std::string& moduleName, const std::string& error) {
+// library is missing (libcuda is the driver's).
+void moduleLoadFailure(DeviceReport& report, const std::string& moduleName, const std::string& error) {
     const size_t missing = error.find(": cannot open shared object file");
-    if (missing != std::string::npos) {
-        const std::string library = error.substr(0, missing);
-        if (fs::path(library).filename() == moduleName)
-            return "the CUDA backend could not be loaded: its module " + moduleName + " is missing from this installation";
-        return "the CUDA backend could not be loaded: it needs " + library + ", which is not installed";
+    if (missing == std::string::npos)
+        return setUnavailable(report, CudaUnavailable::ModuleBroken, "the CUDA backend could not be loaded (" + error + ")");
+    const std::string library = error.substr(0, missing);
+    const std::string file = fs::path(library).filename().string();
+    if (file == moduleName)
+        return setUnavailable(report, CudaUnavailable::ModuleMissing, "the CUDA backend could not be loaded: its module " +
+                                                                          moduleName + " is missing from this installation");
+    if (file.rfind("libcuda.so", 0) == 0)
+        return setUnavailable(report, CudaUnavailable::NoDriver,
+                              "the CUDA backend could not be loaded: no NVIDIA driver is installed (" + file + " was not found)");
+    setUnavailable(report, CudaUnavailable::LibraryMissing,
+                   "the CUDA backend could not be loaded: it needs " + library + ", which is not installed");
+}
+
+CudaUnavailable probeFailure(int code) {
+    switch (code) {
+    case 0: return CudaUnavailable::NoDevice;
+    case HEARTH_CUDA_PROBE_NO_DRIVER: return CudaUnavailable::NoDriver;
+    case HEARTH_CUDA_PROBE_DRIVER_BROKEN: return CudaUnavailable::DriverBroken;
+    case HEARTH_CUDA_PROBE_DRIVER_TOO_OLD: return CudaUnavailable::DriverTooOld;
+    default: return CudaUnavailable::CudaError;
     }
-    return "the CUDA backend could not be loaded (" + error + ")";
 }
 
 void probeCuda(DeviceReport& report) {
     const std::string moduleName = HEARTH_CUDA_MODULE_NAME;
     report.cudaBuilt = !moduleName.empty();
     if (!report.cudaBuilt) {
-        report.cudaUnavailableReason = "this build of Hearth has no CUDA backend";
-        return;
+        return setUnavailable(report, CudaUnavailable::NotBuilt, "this build of Hearth has no CUDA backend");
     }
     void* handle = nullptr;
     std::string firstError; // of the first module file that exists: why it would not load
@@ -110,15 +129,14 @@ void probeCuda(DeviceReport& report) {
         if (firstError.empty() && error && (fs::exists(candidate, ec) || candidate == moduleName)) firstError = error;
     }
     if (!handle) {
-        report.cudaUnavailableReason = moduleLoadFailure(moduleName, firstError);
-        return;
+        return moduleLoadFailure(report, moduleName, firstError);
     }
     // The module stays loaded for the life of the process (the backend will use it).
     auto version = reinterpret_cast<HearthCudaAbiVersionFn>(dlsym(handle, "hearth_cuda_abi_version"));
     auto probe = reinterpret_cast<HearthCudaProbeFn>(dlsym(handle, "hearth_cuda_probe"));
     if (!version || !probe || version() != HEARTH_CUDA_ABI_VERSION) {
-        report.cudaUnavailableReason = "the CUDA backend module does not match this version of Hearth";
-        return;
+        return setUnavailable(report, CudaUnavailable::ModuleMismatch,
+                              "the CUDA backend module does not match this version of Hearth");
     }
     HearthCudaDevice devices[16];
     char error[512] = {};
@@ -133,7 +151,7 @@ void probeCuda(DeviceReport& report) {
         info.computeCapability = std::to_string(devices[i].major) + "." + std::to_string(devices[i].minor);
         report.devices.push_back(info);
     }
-    if (count <= 0) report.cudaUnavailableReason = error[0] ? error : "no CUDA device found";
+    if (count <= 0) setUnavailable(report, probeFailure(count), error[0] ? error : "no CUDA device found");
 }
 
 } // namespace
@@ -150,6 +168,23 @@ const DeviceReport& probeDevices() {
 
 const char* deviceKindName(DeviceKind kind) {
     return kind == DeviceKind::Cuda ? "cuda" : "cpu";
+}
+
+const char* cudaUnavailableName(CudaUnavailable reason) {
+    switch (reason) {
+    case CudaUnavailable::None: return "none";
+    case CudaUnavailable::NotBuilt: return "not_built";
+    case CudaUnavailable::ModuleMissing: return "module_missing";
+    case CudaUnavailable::LibraryMissing: return "library_missing";
+    case CudaUnavailable::ModuleBroken: return "module_broken";
+    case CudaUnavailable::ModuleMismatch: return "module_mismatch";
+    case CudaUnavailable::NoDriver: return "no_driver";
+    case CudaUnavailable::DriverBroken: return "driver_broken";
+    case CudaUnavailable::DriverTooOld: return "driver_too_old";
+    case CudaUnavailable::NoDevice: return "no_device";
+    case CudaUnavailable::CudaError: return "cuda_error";
+    }
+    return "unknown";
 }
 
 } // namespace hearth

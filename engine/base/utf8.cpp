@@ -49,4 +49,48 @@ std::string sanitize(std::string_view s) {
     return out;
 }
 
+bool isValid(std::string_view s) {
+    for (size_t pos = 0; pos < s.size();) {
+        if (uint8_t(s[pos]) < 0x80) { // the common case, without a call
+            ++pos;
+            continue;
+        }
+        const Step step = scan(s, pos);
+        if (step.kind != Scan::Complete) return false;
+        pos += step.length;
+    }
+    return true;
+}
+
+char32_t decode(std::string_view s, size_t pos, size_t& length) {
+    const Step step = scan(s, pos);
+    length = step.length;
+    if (step.kind != Scan::Complete) return 0xFFFD;
+    const auto b = [&](size_t i) { return char32_t(uint8_t(s[pos + i])); };
+    switch (length) {
+    case 1: return b(0);
+    case 2: return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
+    case 3: return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+    default: return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+    }
+}
+
+void append(std::string& out, char32_t cp) {
+    if (cp < 0x80) {
+        out += char(cp);
+    } else if (cp < 0x800) {
+        out += char(0xC0 | (cp >> 6));
+        out += char(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += char(0xE0 | (cp >> 12));
+        out += char(0x80 | ((cp >> 6) & 0x3F));
+        out += char(0x80 | (cp & 0x3F));
+    } else {
+        out += char(0xF0 | (cp >> 18));
+        out += char(0x80 | ((cp >> 12) & 0x3F));
+        out += char(0x80 | ((cp >> 6) & 0x3F));
+        out += char(0x80 | (cp & 0x3F));
+    }
+}
+
 } // namespace hearth::utf8

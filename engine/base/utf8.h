@@ -25,5 +25,13 @@ inline constexpr std::string_view kReplacement = "\xEF\xBF\xBD"; // U+FFFD
 
 // `s` with every invalid sequence (and a cut-off one at the end) replaced by U+FFFD.
 std::string sanitize(std::string_view s);
+// Whether `s` is valid UTF-8 throughout (check before sanitize() to avoid copying valid text).
+bool isValid(std::string_view s);
+
+// The code point at s[pos] (pos < s.size()); `length` gets its byte length. An invalid or cut-off
+// sequence decodes as U+FFFD with the length scan() gives it.
+char32_t decode(std::string_view s, size_t pos, size_t& length);
+// Appends the UTF-8 bytes of `cp` (at most U+10FFFF).
+void append(std::string& out, char32_t cp);
 
 } // namespace hearth::utf8

@@ -1,4 +1,5 @@
 #include "chat/jinja_lexer.h"
+#include "base/utf8.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -305,7 +306,7 @@ private:
                     cp = cp * 16 + static_cast<char32_t>(h);
                 }
                 if (cp > 0x10FFFF) throw TemplateError(line, "invalid \\U escape in a string literal");
-                appendUtf8(value, cp);
+                utf8::append(value, cp);
                 p += width;
                 break;
             }
@@ -315,7 +316,7 @@ private:
                     for (int i = 0; i < 2 && p < m_src.size() && m_src[p] >= '0' && m_src[p] <= '7'; ++i) {
                         cp = cp * 8 + static_cast<char32_t>(m_src[p++] - '0');
                     }
-                    appendUtf8(value, cp);
+                    utf8::append(value, cp);
                 } else {
                     value += '\\'; // unknown escapes stay as written
                     value += e;

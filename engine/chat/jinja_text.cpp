@@ -1,4 +1,5 @@
 #include "chat/jinja_text.h"
+#include "base/utf8.h"
 
 #include <algorithm>
 #include <charconv>
@@ -45,24 +46,6 @@ char32_t decodeAt(std::string_view s, size_t& pos) {
     }
     pos += len;
     return cp;
-}
-
-void appendUtf8(std::string& out, char32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 std::vector<size_t> codePointOffsets(std::string_view s) {
@@ -329,7 +312,7 @@ std::string mapCodePoints(std::string_view s, F&& f) {
         if (mapped == cp) out.append(s.substr(start, pos - start)); // keeps invalid bytes intact
         else if (mapped == kUpperSharpS) out += "SS";
         else if (mapped == kTitleSharpS) out += "Ss";
-        else appendUtf8(out, mapped);
+        else utf8::append(out, mapped);
     }
     return out;
 }

@@ -23,7 +23,6 @@ std::vector<size_t> codePointOffsets(std::string_view s);
 size_t codePointCount(std::string_view s);
 // Decodes one code point at `pos` (advancing it); invalid bytes decode as themselves (0x80-0xFF).
 char32_t decodeAt(std::string_view s, size_t& pos);
-void appendUtf8(std::string& out, char32_t cp);
 
 // Python's str.isspace() for one code point.
 bool isPySpace(char32_t cp);

@@ -1,5 +1,7 @@
 #include "chat/protected_render.h"
 
+#include "base/utf8.h"
+
 #include <optional>
 #include <random>
 
@@ -70,13 +72,6 @@ std::vector<Controlled> controlledStrings(const Json& messages) {
     return out;
 }
 
-void appendCodePoint(std::string& s, uint32_t cp) { // cp >= 0x10000: four bytes
-    s += char(0xF0 | (cp >> 18));
-    s += char(0x80 | ((cp >> 12) & 0x3F));
-    s += char(0x80 | ((cp >> 6) & 0x3F));
-    s += char(0x80 | (cp & 0x3F));
-}
-
 // Private-use characters no template changes (not whitespace, no case); the random nonce makes
 // a marker impossible to type in advance.
 constexpr uint32_t kFence = 0x10FFFD, kDigit = 0xF0000;
@@ -85,15 +80,15 @@ constexpr size_t kMarkerBytes = (1 + kNonceChars + kIndexChars + 1) * kCharBytes
 
 std::string markerPrefix(uint64_t nonce) {
     std::string m;
-    appendCodePoint(m, kFence);
-    for (size_t k = 0; k < kNonceChars; ++k) appendCodePoint(m, kDigit + uint32_t((nonce >> (16 * k)) & 0xFFFF));
+    utf8::append(m, kFence);
+    for (size_t k = 0; k < kNonceChars; ++k) utf8::append(m, kDigit + uint32_t((nonce >> (16 * k)) & 0xFFFF));
     return m;
 }
 
 std::string marker(const std::string& prefix, size_t index) {
     std::string m = prefix;
-    for (size_t k = 0; k < kIndexChars; ++k) appendCodePoint(m, kDigit + uint32_t((index >> (16 * k)) & 0xFFFF));
-    appendCodePoint(m, kFence);
+    for (size_t k = 0; k < kIndexChars; ++k) utf8::append(m, kDigit + uint32_t((index >> (16 * k)) & 0xFFFF));
+    utf8::append(m, kFence);
     return m;
 }
 

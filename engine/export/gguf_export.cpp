@@ -1,5 +1,6 @@
 // LoadedModel → GGUF with llama.cpp's conventions (names, keys, Q/K order, tied output omitted).
 #include "export/gguf_export.h"
+#include "io/gguf_keys.h"
 #include "model/gguf_hparams.h"
 #include "model/tensor_names.h"
 
@@ -74,19 +75,19 @@ void writeTokenizer(Metadata& meta, const Tokenizer& t) {
         kinds[size_t(i)] = int32_t(t.tokenKind(i));
         if (unknown < 0 && t.tokenKind(i) == TokenKind::Unknown) unknown = i;
     }
-    meta.set("tokenizer.ggml.model", GgufValue::string(bpe ? "gpt2" : "llama"));
+    meta.set(gguf_key::kTokenizerModel, GgufValue::string(bpe ? "gpt2" : "llama"));
     if (bpe && !t.bpePreTokenizerName().empty())
-        meta.set("tokenizer.ggml.pre", GgufValue::string(t.bpePreTokenizerName()));
-    meta.set("tokenizer.ggml.tokens", GgufValue::stringArray(pieces));
-    if (!bpe) meta.set("tokenizer.ggml.scores", GgufValue::f32Array(scores));
-    meta.set("tokenizer.ggml.token_type", GgufValue::i32Array(kinds));
-    if (bpe) meta.set("tokenizer.ggml.merges", GgufValue::stringArray(merges));
-    if (t.bosId() >= 0) meta.set("tokenizer.ggml.bos_token_id", GgufValue::u32(uint32_t(t.bosId())));
-    if (t.eosId() >= 0) meta.set("tokenizer.ggml.eos_token_id", GgufValue::u32(uint32_t(t.eosId())));
-    if (unknown >= 0) meta.set("tokenizer.ggml.unknown_token_id", GgufValue::u32(uint32_t(unknown)));
-    meta.set("tokenizer.ggml.add_bos_token", GgufValue::boolean(t.addsBos()));
-    meta.set("tokenizer.ggml.add_eos_token", GgufValue::boolean(t.addsEos()));
-    if (!bpe) meta.set("tokenizer.ggml.add_space_prefix", GgufValue::boolean(t.stripsLeadingSpace()));
+        meta.set(gguf_key::kTokenizerPre, GgufValue::string(t.bpePreTokenizerName()));
+    meta.set(gguf_key::kTokens, GgufValue::stringArray(pieces));
+    if (!bpe) meta.set(gguf_key::kScores, GgufValue::f32Array(scores));
+    meta.set(gguf_key::kTokenTypes, GgufValue::i32Array(kinds));
+    if (bpe) meta.set(gguf_key::kMerges, GgufValue::stringArray(merges));
+    if (t.bosId() >= 0) meta.set(gguf_key::kBosId, GgufValue::u32(uint32_t(t.bosId())));
+    if (t.eosId() >= 0) meta.set(gguf_key::kEosId, GgufValue::u32(uint32_t(t.eosId())));
+    if (unknown >= 0) meta.set(gguf_key::kUnknownId, GgufValue::u32(uint32_t(unknown)));
+    meta.set(gguf_key::kAddBos, GgufValue::boolean(t.addsBos()));
+    meta.set(gguf_key::kAddEos, GgufValue::boolean(t.addsEos()));
+    if (!bpe) meta.set(gguf_key::kAddSpacePrefix, GgufValue::boolean(t.stripsLeadingSpace()));
 }
 
 class TensorWriter {
@@ -123,7 +124,7 @@ Status copySourceKeys(Metadata& meta, const LoadedModel& model) {
     HEARTH_ASSIGN(io::GgufFile source, io::GgufFile::open(model.path));
     for (const auto& [key, value] : source.metadata()) {
         const bool copied = key.rfind("general.", 0) == 0 || key.rfind("tokenizer.", 0) == 0;
-        if (copied && !meta.has(key) && key != "general.quantization_version") meta.set(key, value);
+        if (copied && !meta.has(key) && key != gguf_key::kQuantizationVersion) meta.set(key, value);
     }
     return Status::ok();
 }
@@ -142,11 +143,11 @@ Result<io::GgufWriter> buildGgufWriter(const LoadedModel& model, QuantPreset pre
     for (const LayerWeights& l : w.layers)
         for (const WeightMatrix* m : l.matrices()) quantized |= isBlockQuantized(m->type);
 
-    meta.set("general.architecture", GgufValue::string(arch));
-    meta.set("general.name", GgufValue::string(c.name));
-    meta.set("general.alignment", GgufValue::u32(32));
-    meta.set("general.file_type", GgufValue::u32(ggufFileType(preset)));
-    if (quantized) meta.set("general.quantization_version", GgufValue::u32(2));
+    meta.set(gguf_key::kArchitecture, GgufValue::string(arch));
+    meta.set(gguf_key::kName, GgufValue::string(c.name));
+    meta.set(gguf_key::kAlignment, GgufValue::u32(32));
+    meta.set(gguf_key::kFileType, GgufValue::u32(ggufFileType(preset)));
+    if (quantized) meta.set(gguf_key::kQuantizationVersion, GgufValue::u32(2));
     for (auto& [key, value] : ggufArchitectureKeys(c)) meta.set(key, std::move(value));
     writeTokenizer(meta, *model.tokenizer);
     HEARTH_TRY(copySourceKeys(meta, model));

@@ -1,4 +1,5 @@
 #include "model/gguf_hparams.h"
+#include "io/gguf_keys.h"
 
 namespace hearth {
 
@@ -6,20 +7,20 @@ std::vector<std::pair<std::string, io::GgufValue>> ggufArchitectureKeys(const Mo
     using io::GgufValue;
     const std::string a = architectureName(c.arch);
     std::vector<std::pair<std::string, GgufValue>> keys = {
-        {a + ".vocab_size", GgufValue::u32(uint32_t(c.vocabSize))},
-        {a + ".context_length", GgufValue::u32(uint32_t(c.contextLength))},
-        {a + ".embedding_length", GgufValue::u32(uint32_t(c.hidden))},
-        {a + ".block_count", GgufValue::u32(uint32_t(c.layers))},
-        {a + ".feed_forward_length", GgufValue::u32(uint32_t(c.ffn))},
-        {a + ".attention.head_count", GgufValue::u32(uint32_t(c.heads))},
-        {a + ".attention.head_count_kv", GgufValue::u32(uint32_t(c.kvHeads))},
-        {a + ".attention.key_length", GgufValue::u32(uint32_t(c.headDim))},
-        {a + ".attention.value_length", GgufValue::u32(uint32_t(c.headDim))},
-        {a + ".attention.layer_norm_rms_epsilon", GgufValue::f32(c.rmsEps)},
-        {a + ".rope.freq_base", GgufValue::f32(c.rope.theta)},
-        {a + ".rope.dimension_count", GgufValue::u32(uint32_t(c.rope.dims))},
+        {gguf_key::archKey(a, gguf_key::kVocabSize), GgufValue::u32(uint32_t(c.vocabSize))},
+        {gguf_key::archKey(a, gguf_key::kContextLength), GgufValue::u32(uint32_t(c.contextLength))},
+        {gguf_key::archKey(a, gguf_key::kEmbeddingLength), GgufValue::u32(uint32_t(c.hidden))},
+        {gguf_key::archKey(a, gguf_key::kBlockCount), GgufValue::u32(uint32_t(c.layers))},
+        {gguf_key::archKey(a, gguf_key::kFeedForwardLength), GgufValue::u32(uint32_t(c.ffn))},
+        {gguf_key::archKey(a, gguf_key::kHeadCount), GgufValue::u32(uint32_t(c.heads))},
+        {gguf_key::archKey(a, gguf_key::kHeadCountKv), GgufValue::u32(uint32_t(c.kvHeads))},
+        {gguf_key::archKey(a, gguf_key::kKeyLength), GgufValue::u32(uint32_t(c.headDim))},
+        {gguf_key::archKey(a, gguf_key::kValueLength), GgufValue::u32(uint32_t(c.headDim))},
+        {gguf_key::archKey(a, gguf_key::kRmsEpsilon), GgufValue::f32(c.rmsEps)},
+        {gguf_key::archKey(a, gguf_key::kRopeFreqBase), GgufValue::f32(c.rope.theta)},
+        {gguf_key::archKey(a, gguf_key::kRopeDimensionCount), GgufValue::u32(uint32_t(c.rope.dims))},
     };
-    const std::string s = a + ".rope.scaling.";
+    const std::string s = gguf_key::archKey(a, gguf_key::kRopeScaling);
     if (c.rope.scaling == RopeScaling::Linear) {
         keys.emplace_back(s + "type", GgufValue::string("linear"));
         keys.emplace_back(s + "factor", GgufValue::f32(c.rope.factor));

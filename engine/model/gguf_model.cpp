@@ -1,5 +1,6 @@
 // GGUF → ModelConfig: llama.cpp's key names (%s = general.architecture).
 #include "io/gguf.h"
+#include "io/gguf_keys.h"
 #include "model/arch/arch.h"
 #include "model/model_loader.h"
 #include "quant/dequantize.h"
@@ -15,7 +16,7 @@ Result<int32_t> readDim(const io::GgufFile& file, const std::string& key, uint64
 }
 
 Status readRopeScaling(const io::GgufFile& file, const std::string& arch, RopeParams& rope) {
-    const std::string prefix = arch + ".rope.scaling.";
+    const std::string prefix = gguf_key::archKey(arch, gguf_key::kRopeScaling);
     if (!file.find(prefix + "type")) return Status::ok();
     HEARTH_ASSIGN(std::string type, file.getString(prefix + "type"));
     if (type == "none") return Status::ok();
@@ -52,43 +53,44 @@ Status readRopeScaling(const io::GgufFile& file, const std::string& arch, RopePa
 
 Result<ModelConfig> configFromGguf(const io::GgufFile& file) {
     ModelConfig c;
-    HEARTH_ASSIGN(std::string arch, file.getString("general.architecture"));
+    HEARTH_ASSIGN(std::string arch, file.getString(gguf_key::kArchitecture));
     const ArchSpec* spec = findArchByGgufName(arch);
     if (!spec)
         return unsupported(file.path() + ": unsupported architecture '" + arch + "' (supported: " +
                            supportedArchitectures() + ")");
     c.arch = spec->arch;
-    if (auto name = file.getString("general.name"); name.isOk()) c.name = name.value();
+    if (auto name = file.getString(gguf_key::kName); name.isOk()) c.name = name.value();
+    if (auto license = file.getString(gguf_key::kLicense); license.isOk()) c.license = license.value();
 
-    HEARTH_ASSIGN(c.hidden, readDim(file, arch + ".embedding_length"));
-    HEARTH_ASSIGN(c.layers, readDim(file, arch + ".block_count", 4096));
-    HEARTH_ASSIGN(c.ffn, readDim(file, arch + ".feed_forward_length"));
-    HEARTH_ASSIGN(c.heads, readDim(file, arch + ".attention.head_count", 65536));
+    HEARTH_ASSIGN(c.hidden, readDim(file, gguf_key::archKey(arch, gguf_key::kEmbeddingLength)));
+    HEARTH_ASSIGN(c.layers, readDim(file, gguf_key::archKey(arch, gguf_key::kBlockCount), 4096));
+    HEARTH_ASSIGN(c.ffn, readDim(file, gguf_key::archKey(arch, gguf_key::kFeedForwardLength)));
+    HEARTH_ASSIGN(c.heads, readDim(file, gguf_key::archKey(arch, gguf_key::kHeadCount), 65536));
     c.kvHeads = c.heads;
-    if (file.find(arch + ".attention.head_count_kv")) {
-        HEARTH_ASSIGN(c.kvHeads, readDim(file, arch + ".attention.head_count_kv", 65536));
+    if (file.find(gguf_key::archKey(arch, gguf_key::kHeadCountKv))) {
+        HEARTH_ASSIGN(c.kvHeads, readDim(file, gguf_key::archKey(arch, gguf_key::kHeadCountKv), 65536));
     }
-    HEARTH_ASSIGN(c.contextLength, readDim(file, arch + ".context_length", 1u << 30));
+    HEARTH_ASSIGN(c.contextLength, readDim(file, gguf_key::archKey(arch, gguf_key::kContextLength), 1u << 30));
     c.headDim = c.hidden / c.heads;
-    if (file.find(arch + ".attention.key_length")) {
-        HEARTH_ASSIGN(c.headDim, readDim(file, arch + ".attention.key_length", 65536));
+    if (file.find(gguf_key::archKey(arch, gguf_key::kKeyLength))) {
+        HEARTH_ASSIGN(c.headDim, readDim(file, gguf_key::archKey(arch, gguf_key::kKeyLength), 65536));
     }
-    if (file.find(arch + ".attention.value_length")) {
-        HEARTH_ASSIGN(int32_t valueLength, readDim(file, arch + ".attention.value_length", 65536));
+    if (file.find(gguf_key::archKey(arch, gguf_key::kValueLength))) {
+        HEARTH_ASSIGN(int32_t valueLength, readDim(file, gguf_key::archKey(arch, gguf_key::kValueLength), 65536));
         if (valueLength != c.headDim)
             return unsupported(file.path() + ": key " + arch + ".attention.value_length (" +
                                std::to_string(valueLength) + ") differs from key_length (" +
                                std::to_string(c.headDim) + ")");
     }
-    HEARTH_ASSIGN(double eps, file.getFloat(arch + ".attention.layer_norm_rms_epsilon"));
+    HEARTH_ASSIGN(double eps, file.getFloat(gguf_key::archKey(arch, gguf_key::kRmsEpsilon)));
     c.rmsEps = float(eps);
-    if (file.find(arch + ".rope.freq_base")) {
-        HEARTH_ASSIGN(double theta, file.getFloat(arch + ".rope.freq_base"));
+    if (file.find(gguf_key::archKey(arch, gguf_key::kRopeFreqBase))) {
+        HEARTH_ASSIGN(double theta, file.getFloat(gguf_key::archKey(arch, gguf_key::kRopeFreqBase)));
         c.rope.theta = float(theta);
     }
     c.rope.dims = c.headDim;
-    if (file.find(arch + ".rope.dimension_count")) {
-        HEARTH_ASSIGN(c.rope.dims, readDim(file, arch + ".rope.dimension_count", 65536));
+    if (file.find(gguf_key::archKey(arch, gguf_key::kRopeDimensionCount))) {
+        HEARTH_ASSIGN(c.rope.dims, readDim(file, gguf_key::archKey(arch, gguf_key::kRopeDimensionCount), 65536));
         if (c.rope.dims > c.headDim || c.rope.dims % 2 != 0)
             return dataLoss(file.path() + ": key " + arch + ".rope.dimension_count (" + std::to_string(c.rope.dims) +
                             ") must be even and at most the head dimension (" + std::to_string(c.headDim) + ")");
@@ -100,8 +102,8 @@ Result<ModelConfig> configFromGguf(const io::GgufFile& file) {
     if (embd->ne.size() != 2)
         return dataLoss(file.path() + ": tensor token_embd.weight must be 2-D");
     c.vocabSize = static_cast<int32_t>(embd->ne[1]);
-    if (file.find(arch + ".vocab_size")) {
-        HEARTH_ASSIGN(uint64_t vocab, file.getUInt(arch + ".vocab_size"));
+    if (file.find(gguf_key::archKey(arch, gguf_key::kVocabSize))) {
+        HEARTH_ASSIGN(uint64_t vocab, file.getUInt(gguf_key::archKey(arch, gguf_key::kVocabSize)));
         if (vocab != uint64_t(c.vocabSize))
             return dataLoss(file.path() + ": key " + arch + ".vocab_size is " + std::to_string(vocab) +
                             " but token_embd.weight has " + std::to_string(c.vocabSize) + " rows");

@@ -1,6 +1,7 @@
 // Hugging Face folder → ModelConfig (config.json) + tensors (safetensors, single or sharded).
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "io/json_file.h"
 #include "io/safetensors.h"
@@ -160,6 +161,21 @@ Result<ModelConfig> configFromHfFile(const std::string& configPath) {
     return configFromHf(j, configPath);
 }
 
+// The `license:` line of README.md's YAML front matter (the Hub's model card), or "".
+static std::string licenseFromModelCard(const std::string& folder) {
+    std::ifstream in(fs::path(folder) / "README.md");
+    std::string line;
+    if (!std::getline(in, line) || line.rfind("---", 0) != 0) return {};
+    while (std::getline(in, line) && line.rfind("---", 0) != 0) {
+        if (line.rfind("license:", 0) != 0) continue;
+        std::string value = line.substr(8);
+        const size_t first = value.find_first_not_of(" \t\"'");
+        const size_t last = value.find_last_not_of(" \t\r\"'");
+        return first == std::string::npos ? std::string() : value.substr(first, last - first + 1);
+    }
+    return {};
+}
+
 Result<ModelDescription> describeHfFolder(const std::string& folder) {
     const std::string configPath = (fs::path(folder) / "config.json").string();
     std::error_code ec;
@@ -170,6 +186,7 @@ Result<ModelDescription> describeHfFolder(const std::string& folder) {
     d.path = folder;
     d.format = ModelFormat::HuggingFace;
     HEARTH_ASSIGN(d.config, configFromHf(j, configPath));
+    d.config.license = licenseFromModelCard(folder);
     auto model = io::SafetensorsModel::openFolder(folder);
     if (!model.isOk()) return model.status();
     d.tensors = tensorSourceFromSafetensors(model.value(), folder);

@@ -58,6 +58,7 @@ RopeTable computeRopeTable(const RopeParams& rope);
 struct ModelConfig {
     Architecture arch = Architecture::Llama;
     std::string name;
+    std::string license;  // GGUF general.license, or a HF README.md's front matter; empty: unknown
     int32_t vocabSize = 0;
     int32_t hidden = 0;
     int32_t layers = 0;

@@ -1,6 +1,7 @@
 // Opening a model path: picks the format, reads config, binds weights, loads the tokenizer and
 // collects the end-of-generation ids.
 #include "model/model_loader.h"
+#include "io/gguf_keys.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -108,10 +109,10 @@ Result<LoadedModel> loadModel(const std::string& path) {
         m.parameterCount = tensors.parameterCount();
         m.tensorTypeCounts = tensors.typeCounts();
         HEARTH_ASSIGN(m.tokenizer, loadTokenizerFromGguf(file));
-        if (file.find("tokenizer.chat_template")) {
-            HEARTH_ASSIGN(m.chatTemplate, file.getString("tokenizer.chat_template"));
+        if (file.find(gguf_key::kChatTemplate)) {
+            HEARTH_ASSIGN(m.chatTemplate, file.getString(gguf_key::kChatTemplate));
         }
-        for (const char* key : {"tokenizer.ggml.eot_token_id", "tokenizer.ggml.eom_token_id"})
+        for (const char* key : {gguf_key::kEotId, gguf_key::kEomId})
             if (file.find(key)) {
                 HEARTH_ASSIGN(uint64_t id, file.getUInt(key));
                 addUnique(m.endOfGenerationIds, int64_t(id));

@@ -96,7 +96,8 @@ std::map<std::string, int> plannedTypeCounts(std::map<std::string, int> counts, 
     return counts;
 }
 
-Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize, int threads) {
+Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize, int threads,
+                   const PresetProgress& progress) {
     if (threads < 0) return invalidArgument("threads must be >= 0");
     const bool tied = isTied(model.weights);
     std::vector<PlannedTensor> plan = planPreset(model.weights, preset);
@@ -116,8 +117,11 @@ Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize,
     const int nThreads = resolveThreads(threads);
     std::vector<std::pair<WeightMatrix*, WeightMatrix>> converted; // rebound only when all succeed
     std::vector<std::shared_ptr<const void>> buffers;
+    const int total = int(std::count_if(plan.begin(), plan.end(), [](const PlannedTensor& p) { return p.from != p.to; }));
     for (const PlannedTensor& p : plan) {
         if (p.from == p.to) continue;
+        if (progress.cancel && progress.cancel->load(std::memory_order_relaxed))
+            return cancelled(model.path + ": converting to " + quantPresetName(preset) + " was cancelled");
         const WeightMatrix& m = *p.matrix;
         const uint64_t outRowBytes = *rowBytes(p.to, uint64_t(m.cols));
         auto buffer = std::make_shared<std::vector<uint8_t>>(outRowBytes * uint64_t(m.rows));
@@ -131,6 +135,7 @@ Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize,
         next.data = buffer->data();
         converted.emplace_back(p.matrix, next);
         buffers.push_back(std::move(buffer));
+        if (progress.onMatrix) progress.onMatrix(int(converted.size()), total);
     }
 
     model.tensorTypeCounts = plannedTypeCounts(model.tensorTypeCounts, plan);

@@ -3,7 +3,9 @@
 // Used at load time (`run --quant`) and by `hearth-cli quantize` before writing a GGUF.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -38,12 +40,20 @@ uint64_t plannedWeightBytes(const ModelWeights& weights, const std::vector<Plann
 std::map<std::string, int> plannedTypeCounts(std::map<std::string, int> typeCounts,
                                              const std::vector<PlannedTensor>& plan);
 
+// Progress of applyPreset: onMatrix(done, total) after each converted matrix (on the calling
+// thread); `cancel` is checked before each one (then Cancelled, the model as it was).
+struct PresetProgress {
+    std::function<void(int done, int total)> onMatrix;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
 // Converts the model's matrices to the preset's types. A matrix already of its planned type is
 // kept as it is. Converting a quantized matrix (any type but F32/F16/BF16) to another type loses
 // quality: FailedPrecondition naming the file and tensor unless `allowRequantize`. Rows are
 // converted in parallel on `threads` threads (0 = all); the result does not depend on it.
 // Tied embeddings stay one tensor shared by token_embd and the LM head.
-Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize, int threads);
+Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize, int threads,
+                   const PresetProgress& progress = {});
 
 // parseQuantPreset with an InvalidArgument listing the valid names.
 Result<QuantPreset> parsePresetOrError(const std::string& name);

@@ -8,18 +8,19 @@ namespace {
 
 struct PresetEntry {
     QuantPreset preset;
-    const char* name;
     DType base;
-    uint32_t fileType; // llama_ftype
+    uint32_t fileType;       // llama_ftype
+    const char* mixName;     // the mixes' own names; a single-type preset is named by its type
+    const char* name() const { return mixName ? mixName : dtypeName(base); }
 };
 
 constexpr PresetEntry kPresets[] = {
-    {QuantPreset::F32, "F32", DType::F32, 0},       {QuantPreset::F16, "F16", DType::F16, 1},
-    {QuantPreset::BF16, "BF16", DType::BF16, 32},   {QuantPreset::Q8_0, "Q8_0", DType::Q8_0, 7},
-    {QuantPreset::Q4_0, "Q4_0", DType::Q4_0, 2},    {QuantPreset::Q5_0, "Q5_0", DType::Q5_0, 8},
-    {QuantPreset::Q4_K, "Q4_K", DType::Q4_K, 14},   {QuantPreset::Q5_K, "Q5_K", DType::Q5_K, 16},
-    {QuantPreset::Q6_K, "Q6_K", DType::Q6_K, 18},   {QuantPreset::Q4_K_M, "Q4_K_M", DType::Q4_K, 15},
-    {QuantPreset::Q5_K_M, "Q5_K_M", DType::Q5_K, 17},
+    {QuantPreset::F32, DType::F32, 0, nullptr},   {QuantPreset::F16, DType::F16, 1, nullptr},
+    {QuantPreset::BF16, DType::BF16, 32, nullptr}, {QuantPreset::Q8_0, DType::Q8_0, 7, nullptr},
+    {QuantPreset::Q4_0, DType::Q4_0, 2, nullptr},  {QuantPreset::Q5_0, DType::Q5_0, 8, nullptr},
+    {QuantPreset::Q4_K, DType::Q4_K, 14, nullptr}, {QuantPreset::Q5_K, DType::Q5_K, 16, nullptr},
+    {QuantPreset::Q6_K, DType::Q6_K, 18, nullptr}, {QuantPreset::Q4_K_M, DType::Q4_K, 15, "Q4_K_M"},
+    {QuantPreset::Q5_K_M, DType::Q5_K, 17, "Q5_K_M"},
 };
 
 const PresetEntry& entry(QuantPreset preset) {
@@ -43,15 +44,15 @@ std::optional<QuantPreset> parseQuantPreset(const std::string& name) {
     std::string upper = name;
     std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return char(std::toupper(c)); });
     for (const PresetEntry& e : kPresets)
-        if (upper == e.name) return e.preset;
+        if (upper == e.name()) return e.preset;
     return std::nullopt;
 }
 
-const char* quantPresetName(QuantPreset preset) { return entry(preset).name; }
+const char* quantPresetName(QuantPreset preset) { return entry(preset).name(); }
 
 std::string quantPresetList() {
     std::string out;
-    for (const PresetEntry& e : kPresets) out += (out.empty() ? "" : ", ") + std::string(e.name);
+    for (const PresetEntry& e : kPresets) out += (out.empty() ? "" : ", ") + std::string(e.name());
     return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "hearth/chat.h"
 #include "runtime/chat_prompt.h"
+#include "runtime/model_internal.h"
 
 namespace hearth {
 namespace {
@@ -51,7 +52,7 @@ Result<RenderedPrompt> renderChatPrompt(const Model& model, const PromptRenderPa
         if (!options.tools.is_array()) return invalidArgument("tools: expected a JSON list of tool definitions");
     }
     const bool overridden = !params.chatTemplate.empty();
-    const std::string& source = overridden ? params.chatTemplate : model.loaded().chatTemplate;
+    const std::string& source = overridden ? params.chatTemplate : loadedModel(model).chatTemplate;
     std::optional<chat::ChatTemplate> tmpl;
     if (!source.empty()) {
         auto parsed = chat::ChatTemplate::parse(source);
@@ -59,7 +60,7 @@ Result<RenderedPrompt> renderChatPrompt(const Model& model, const PromptRenderPa
             return parsed.status().withContext(overridden ? "the chat-template override" : model.info().path + ": chat template");
         tmpl = std::move(parsed).value();
     }
-    HEARTH_ASSIGN(ChatPrompt prompt, buildChatPrompt(model.loaded(), tmpl ? &*tmpl : nullptr, turns, options));
+    HEARTH_ASSIGN(ChatPrompt prompt, buildChatPrompt(loadedModel(model), tmpl ? &*tmpl : nullptr, turns, options));
     return RenderedPrompt{std::move(prompt.text), std::move(prompt.ids), tmpl.has_value(), prompt.exact};
 }
 

@@ -5,8 +5,10 @@
 
 #include "hearth/chat.h"
 #include "runtime/chat_prompt.h"
+#include "runtime/model_internal.h"
 #include "chat/thinking_splitter.h"
 #include "base/utf8.h"
+#include "tokenizer/tokenizer.h"
 
 namespace hearth {
 
@@ -33,7 +35,7 @@ struct ChatSession::Impl {
         const int32_t limit = session->contextLength() - reserve;
         const PromptOptions promptOptions{.enableThinking = options.enableThinking};
         for (;;) {
-            HEARTH_ASSIGN(ChatPrompt prompt, buildChatPrompt(model->loaded(), tmpl ? &*tmpl : nullptr, work, promptOptions));
+            HEARTH_ASSIGN(ChatPrompt prompt, buildChatPrompt(loadedModel(*model), tmpl ? &*tmpl : nullptr, work, promptOptions));
             if (int32_t(prompt.ids.size()) <= limit) return prompt;
             const size_t first = firstDroppable();
             const size_t lastUser = work.size() - 1; // the new request always stays
@@ -59,14 +61,16 @@ struct ChatSession::Impl {
         HEARTH_ASSIGN(ChatPrompt prompt, fittedPrompt(work, reply.droppedMessages));
         lastPromptIds = prompt.ids;
         ThinkingSplitter splitter(prompt.startsInThinking);
-        auto deliver = [&](const ThinkingSplitter::Pieces& p) {
-            if (!p.reasoning.empty() && stream.onReasoning) stream.onReasoning(p.reasoning);
-            if (!p.content.empty() && stream.onContent) stream.onContent(p.content);
+        GenerateStats last;
+        auto deliver = [&](const ThinkingSplitter::Pieces& p, const GenerateStats& stats) {
+            last = stats;
+            if (!p.reasoning.empty() && stream.onReasoning) stream.onReasoning(p.reasoning, stats);
+            if (!p.content.empty() && stream.onContent) stream.onContent(p.content, stats);
         };
         GenerateParams gen = params;
-        gen.onText = [&](std::string_view piece) { deliver(splitter.push(piece)); };
+        gen.onText = [&](std::string_view piece, const GenerateStats& stats) { deliver(splitter.push(piece), stats); };
         HEARTH_ASSIGN(reply.result, session->generate(prompt.ids, gen));
-        deliver(splitter.flush());
+        deliver(splitter.flush(), last);
         session->markTurnBoundary();
         reply.message = {"assistant", splitter.content(), splitter.reasoning()};
         reply.contextUsed = int32_t(session->cachedTokens().size());
@@ -88,7 +92,7 @@ Result<std::unique_ptr<ChatSession>> ChatSession::create(const Model& model, con
     d.model = &model;
     d.options = options;
     const bool overridden = !options.chatTemplate.empty();
-    const std::string& source = overridden ? options.chatTemplate : model.loaded().chatTemplate;
+    const std::string& source = overridden ? options.chatTemplate : loadedModel(model).chatTemplate;
     if (!source.empty()) {
         auto parsed = chat::ChatTemplate::parse(source);
         if (!parsed.isOk())
@@ -98,6 +102,45 @@ Result<std::unique_ptr<ChatSession>> ChatSession::create(const Model& model, con
     HEARTH_ASSIGN(d.session, Session::create(model, sessionParams));
     if (!options.systemPrompt.empty())
         d.turns.push_back({{"system", utf8::sanitize(options.systemPrompt), {}}, {}, {}});
+    d.syncHistory();
+    return chat;
+}
+
+Result<std::unique_ptr<ChatSession>> ChatSession::restore(const Model& model, const SessionParams& sessionParams,
+                                                          const ChatOptions& options,
+                                                          const std::vector<StoredMessage>& history) {
+    const int32_t vocab = model.info().vocabSize;
+    std::vector<ChatTurn> turns;
+    for (size_t i = 0; i < history.size(); ++i) {
+        const StoredMessage& stored = history[i];
+        const std::string& role = stored.message.role;
+        const std::string where = "history message " + std::to_string(i) + ": ";
+        if (role != "system" && role != "user" && role != "assistant" && role != "tool")
+            return invalidArgument(where + "unknown role '" + role + "'; expected system, user, assistant or tool");
+        if (role == "system" && i > 0) return invalidArgument(where + "a system message must come first");
+        if (!stored.replyIds.empty() && role != "assistant")
+            return invalidArgument(where + "only an assistant message has reply ids, not a " + role + " message");
+        for (int32_t id : stored.replyIds)
+            if (id < 0 || id >= vocab)
+                return invalidArgument(where + "reply id " + std::to_string(id) + " is outside the vocabulary of " +
+                                       std::to_string(vocab));
+        ChatTurn turn{{role, utf8::sanitize(stored.message.content), utf8::sanitize(stored.message.reasoning)}, {}, {}};
+        // The generated text is what the ids decode to after a prompt (a leading space kept, as
+        // Session streams it); the prompt splices the ids where that text appears.
+        if (!stored.replyIds.empty()) {
+            const Tokenizer& tok = *loadedModel(model).tokenizer;
+            StreamingDetokenizer detok(tok, tok.bosId() == 0 ? 1 : 0); // any id but BOS: not at the start
+            for (int32_t id : stored.replyIds) turn.rawReply += detok.push(id);
+            turn.rawReply += detok.flush();
+            turn.replyIds = stored.replyIds;
+        }
+        turns.push_back(std::move(turn));
+    }
+    ChatOptions effective = options;
+    if (!turns.empty() && turns.front().message.role == "system") effective.systemPrompt.clear();
+    HEARTH_ASSIGN(auto chat, create(model, sessionParams, effective));
+    Impl& d = *chat->m_impl;
+    d.turns.insert(d.turns.end(), std::make_move_iterator(turns.begin()), std::make_move_iterator(turns.end()));
     d.syncHistory();
     return chat;
 }

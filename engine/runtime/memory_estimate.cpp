@@ -2,7 +2,7 @@
 // file's header and tensor table only, so `inspect` and the app can ask before loading.
 #include <algorithm>
 
-#include "hearth/engine.h"
+#include "hearth/memory.h"
 #include "model/model_loader.h"
 #include "runtime/model_info.h"
 

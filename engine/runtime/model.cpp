@@ -1,11 +1,13 @@
 // Model: a loaded, validated model and what it says about itself.
+#include <algorithm>
 #include <optional>
 
 #include "backend/backend.h"
-#include "hearth/engine.h"
+#include "hearth/model.h"
 #include "model/model_loader.h"
 #include "model/quantize_model.h"
 #include "runtime/model_info.h"
+#include "runtime/model_internal.h"
 
 namespace hearth {
 
@@ -16,6 +18,7 @@ ModelInfo makeModelInfo(const std::string& path, ModelFormat format, const Model
     info.format = format == ModelFormat::Gguf ? "gguf" : "hf";
     info.architecture = architectureName(c.arch);
     info.name = c.name;
+    info.license = c.license;
     info.vocabSize = c.vocabSize;
     info.hidden = c.hidden;
     info.layers = c.layers;
@@ -24,6 +27,11 @@ ModelInfo makeModelInfo(const std::string& path, ModelFormat format, const Model
     info.headDim = c.headDim;
     info.ffn = c.ffn;
     info.contextLength = c.contextLength;
+    if (c.rope.scaling != RopeScaling::None) {
+        const int64_t base = c.rope.originalContext > 0 ? c.rope.originalContext : c.contextLength;
+        const int64_t scaled = int64_t(double(base) * c.rope.factor);
+        if (scaled > c.contextLength) info.ropeScaledContextLength = int32_t(std::min<int64_t>(scaled, INT32_MAX));
+    }
     info.ropeTheta = c.rope.theta;
     info.rmsEps = c.rmsEps;
     info.ropeScaling = ropeScalingName(c.rope.scaling);
@@ -34,7 +42,23 @@ ModelInfo makeModelInfo(const std::string& path, ModelFormat format, const Model
     return info;
 }
 
+struct Model::Impl {
+    std::unique_ptr<LoadedModel> loaded;
+    std::unique_ptr<DeviceModel> device; // the weights on the chosen device (after `loaded`: it refers to it)
+    ModelInfo info;
+    ModelParams params;
+};
+
+Result<ModelInfo> describeModelFile(const std::string& path) {
+    HEARTH_ASSIGN(const ModelDescription d, describeModel(path));
+    return makeModelInfo(d.path, d.format, d.config, d.tensors.parameterCount(), d.tensors.typeCounts());
+}
+
+Model::Model() : m_impl(std::make_unique<Impl>()) {}
 Model::~Model() = default;
+
+const LoadedModel& ModelAccess::loaded(const Model& model) { return *model.m_impl->loaded; }
+const DeviceModel& ModelAccess::device(const Model& model) { return *model.m_impl->device; }
 
 Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     if (params.threads < 0) return invalidArgument("threads must be >= 0");
@@ -42,26 +66,42 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     if (!params.quant.empty()) { // before loading: a typo should not cost a load
         HEARTH_ASSIGN(preset, parsePresetOrError(params.quant));
     }
+    auto report = [&](double fraction) {
+        if (params.onProgress) params.onProgress(fraction);
+    };
+    auto stopped = [&] { return params.cancel && params.cancel->load(std::memory_order_relaxed); };
+    report(0);
+    if (stopped()) return cancelled(params.path + ": loading was cancelled");
     HEARTH_ASSIGN(LoadedModel loaded, loadModel(params.path));
-    if (preset) HEARTH_TRY(applyPreset(loaded, *preset, params.allowRequantize, params.threads));
+    if (preset) {
+        PresetProgress progress;
+        progress.cancel = params.cancel;
+        progress.onMatrix = [&](int done, int total) { report(0.05 + 0.9 * done / std::max(total, 1)); };
+        report(0.05);
+        HEARTH_TRY(applyPreset(loaded, *preset, params.allowRequantize, params.threads, progress));
+    }
+    if (stopped()) return cancelled(params.path + ": loading was cancelled");
     std::unique_ptr<Model> model(new Model());
-    model->m_info = makeModelInfo(loaded.path, loaded.format, loaded.config, loaded.parameterCount,
-                                  loaded.tensorTypeCounts);
-    model->m_model = std::make_unique<LoadedModel>(std::move(loaded));
-    HEARTH_ASSIGN(model->m_device, createDeviceModel(*model->m_model, {params.device, params.threads}));
-    model->m_params = params;
+    Impl& d = *model->m_impl;
+    d.info = makeModelInfo(loaded.path, loaded.format, loaded.config, loaded.parameterCount, loaded.tensorTypeCounts);
+    d.loaded = std::make_unique<LoadedModel>(std::move(loaded));
+    HEARTH_ASSIGN(d.device, createDeviceModel(*d.loaded, {params.device, params.threads}));
+    d.params = params;
+    d.params.onProgress = nullptr; // the caller's callback and flag need not outlive the load
+    d.params.cancel = nullptr;
+    report(1);
     return model;
 }
 
-const ModelInfo& Model::info() const { return m_info; }
-const ModelParams& Model::params() const { return m_params; }
+const ModelInfo& Model::info() const { return m_impl->info; }
+const ModelParams& Model::params() const { return m_impl->params; }
 
 std::vector<int32_t> Model::encode(std::string_view text, bool addBos) const {
-    return m_model->tokenizer->encode(text, addBos, /*parseSpecial=*/false);
+    return m_impl->loaded->tokenizer->encode(text, addBos, /*parseSpecial=*/false);
 }
 
-std::string Model::decode(const std::vector<int32_t>& ids) const { return m_model->tokenizer->decode(ids); }
+std::string Model::decode(const std::vector<int32_t>& ids) const { return m_impl->loaded->tokenizer->decode(ids); }
 
-const std::vector<int32_t>& Model::endOfGenerationIds() const { return m_model->endOfGenerationIds; }
+const std::vector<int32_t>& Model::endOfGenerationIds() const { return m_impl->loaded->endOfGenerationIds; }
 
 } // namespace hearth

@@ -1,10 +1,11 @@
-// Building the public ModelInfo from internal descriptions (shared by Model::load and inspect).
+// Building the public ModelInfo from internal descriptions (Model::load and describeModelFile).
 #pragma once
 
 #include <map>
 #include <string>
 
-#include "hearth/engine.h"
+#include "hearth/memory.h"
+#include "hearth/model.h"
 #include "model/model_loader.h"
 
 namespace hearth {

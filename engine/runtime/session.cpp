@@ -3,12 +3,13 @@
 // cancellation.
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <thread>
 
 #include "backend/backend.h"
-#include "hearth/engine.h"
+#include "hearth/session.h"
 #include "model/model_loader.h"
+#include "runtime/model_internal.h"
+#include "runtime/session_testing.h"
 #include "chat/stop_strings.h"
 #include "sampling/sampler.h"
 
@@ -21,26 +22,9 @@ double msSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-SamplerParams samplerParams(const GenerateParams& p) {
-    SamplerParams s;
-    s.temperature = p.temperature;
-    s.topK = p.topK;
-    s.topP = p.topP;
-    s.minP = p.minP;
-    s.repetitionPenalty = p.repetitionPenalty;
-    s.seed = p.seed;
-    return s;
-}
-
-// Test hook: HEARTH_TEST_DECODE_DELAY_MS slows each decode step so that tests can cancel from
-// another thread mid-reply. Read once.
-int testDecodeDelayMs() {
-    static const int delay = [] {
-        const char* v = std::getenv("HEARTH_TEST_DECODE_DELAY_MS");
-        return v ? std::max(0, std::atoi(v)) : 0;
-    }();
-    return delay;
-}
+// Test seam (SessionTesting::setDecodeDelayMs): slows each decode step so that tests can cancel
+// from another thread mid-reply.
+std::atomic<int> g_testDecodeDelayMs{0};
 
 } // namespace
 
@@ -55,28 +39,44 @@ const char* stopReasonName(StopReason reason) {
     return "unknown";
 }
 
-Session::Session() = default;
+struct Session::Impl {
+    const Model* model = nullptr;
+    std::unique_ptr<BackendSession> state;
+    std::vector<int32_t> cached;
+
+    Status validate(const std::vector<int32_t>& promptIds, const GenerateParams& params) const;
+    size_t reusePrefix(const std::vector<int32_t>& promptIds);
+    Status prefill(const std::vector<int32_t>& promptIds, size_t from, const GenerateParams& params,
+                   std::vector<float>* allLogits, bool& cancelled);
+    Result<int32_t> decode(int32_t token, Sampler& sampler, std::vector<float>* allLogits);
+    Result<GenerateResult> generate(const std::vector<int32_t>& promptIds, const GenerateParams& params,
+                                    std::vector<float>* allLogits);
+};
+
+Session::Session() : m_impl(std::make_unique<Impl>()) {}
 Session::~Session() = default;
 
 Result<std::unique_ptr<Session>> Session::create(const Model& model, const SessionParams& params) {
     if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
     SessionConfig config;
     config.contextLength = params.contextLength;
-    HEARTH_ASSIGN(auto state, model.device().createSession(config));
+    HEARTH_ASSIGN(auto state, deviceModel(model).createSession(config));
     std::unique_ptr<Session> session(new Session());
-    session->m_model = &model;
-    session->m_state = std::move(state);
+    session->m_impl->model = &model;
+    session->m_impl->state = std::move(state);
     return session;
 }
 
-void Session::markTurnBoundary() { m_state->checkpoint(int32_t(m_cached.size())); }
+void Session::markTurnBoundary() { m_impl->state->checkpoint(int32_t(m_impl->cached.size())); }
+const std::vector<int32_t>& Session::cachedTokens() const { return m_impl->cached; }
+void Session::reset() { m_impl->cached.clear(); }
 
-int32_t Session::contextLength() const { return m_state->contextLength(); }
-std::string Session::deviceName() const { return m_model->device().deviceName(); }
+int32_t Session::contextLength() const { return m_impl->state->contextLength(); }
+std::string Session::deviceName() const { return deviceModel(*m_impl->model).deviceName(); }
 
 MemoryReport Session::memoryReport() const {
-    const DeviceModel& device = m_model->device();
-    const StateBytes state = m_state->stateBytes();
+    const DeviceModel& device = deviceModel(*m_impl->model);
+    const StateBytes state = m_impl->state->stateBytes();
     MemoryReport r;
     r.device = device.deviceInfo();
     r.weightsBytes = device.weightBytes();
@@ -87,69 +87,84 @@ MemoryReport Session::memoryReport() const {
     return r;
 }
 
-Status Session::validate(const std::vector<int32_t>& promptIds, const GenerateParams& params) const {
-    const int32_t vocab = m_model->loaded().config.vocabSize;
+Status Session::Impl::validate(const std::vector<int32_t>& promptIds, const GenerateParams& params) const {
+    const int32_t vocab = loadedModel(*model).config.vocabSize;
+    const int32_t contextLength = state->contextLength();
     if (promptIds.empty()) return invalidArgument("the prompt is empty (no tokens)");
     if (params.maxTokens < 0) return invalidArgument("the maximum number of tokens must be >= 0");
-    if (int64_t(promptIds.size()) > contextLength())
+    if (int64_t(promptIds.size()) > contextLength)
         return invalidArgument("the prompt has " + std::to_string(promptIds.size()) +
-                               " tokens, more than the context of " + std::to_string(contextLength()));
+                               " tokens, more than the context of " + std::to_string(contextLength));
     for (int32_t id : promptIds)
         if (id < 0 || id >= vocab)
             return invalidArgument("prompt token id " + std::to_string(id) + " is outside the vocabulary of " +
                                    std::to_string(vocab));
-    return Sampler::validate(samplerParams(params));
+    return Sampler::validate(params.sampling);
 }
 
 // The longest common prefix of the cached tokens and the prompt, but never the last prompt
 // token: decoding it gives the first sample. A backend with recurrent state may return to an
 // earlier snapshot; the tokens after it are processed again.
-size_t Session::reusePrefix(const std::vector<int32_t>& promptIds) {
-    const auto mismatch = std::mismatch(m_cached.begin(), m_cached.end(), promptIds.begin(), promptIds.end());
-    size_t common = std::min<size_t>(mismatch.first - m_cached.begin(), promptIds.size() - 1);
-    common = size_t(m_state->rewindTo(int32_t(common)));
-    m_cached.resize(common);
+size_t Session::Impl::reusePrefix(const std::vector<int32_t>& promptIds) {
+    const auto mismatch = std::mismatch(cached.begin(), cached.end(), promptIds.begin(), promptIds.end());
+    size_t common = std::min<size_t>(mismatch.first - cached.begin(), promptIds.size() - 1);
+    common = size_t(state->rewindTo(int32_t(common)));
+    cached.resize(common);
     return common;
 }
 
 // Every prompt token after the reused prefix but the last.
-Status Session::prefill(const std::vector<int32_t>& promptIds, size_t from, const GenerateParams& params,
-                        bool& cancelled) {
+Status Session::Impl::prefill(const std::vector<int32_t>& promptIds, size_t from, const GenerateParams& params,
+                              std::vector<float>* allLogits, bool& cancelled) {
     const std::span<const int32_t> tokens(promptIds.data() + from, promptIds.size() - 1 - from);
     std::vector<float> logits;
-    const LogitsWanted which = params.allLogits ? LogitsWanted::All : LogitsWanted::None;
-    auto done = m_state->prefill(tokens, int32_t(from), which, logits, params.cancel);
+    const LogitsWanted which = allLogits ? LogitsWanted::All : LogitsWanted::None;
+    auto done = state->prefill(tokens, int32_t(from), which, logits, params.cancel);
     if (!done.isOk()) {
-        m_cached.clear(); // the state may be half-written: start over next time
+        cached.clear(); // the state may be half-written: start over next time
         return done.status();
     }
-    m_cached.insert(m_cached.end(), tokens.begin(), tokens.begin() + *done);
-    if (params.allLogits) params.allLogits->insert(params.allLogits->end(), logits.begin(),
-                                                    logits.begin() + int64_t(*done) * m_model->loaded().config.vocabSize);
+    cached.insert(cached.end(), tokens.begin(), tokens.begin() + *done);
+    if (allLogits) allLogits->insert(allLogits->end(), logits.begin(),
+                                     logits.begin() + int64_t(*done) * loadedModel(*model).config.vocabSize);
     cancelled = size_t(*done) < tokens.size();
     return Status::ok();
 }
 
 // Runs `token` at the next position and returns the sample from its logits.
-Result<int32_t> Session::decode(int32_t token, Sampler& sampler, const GenerateParams& params) {
+Result<int32_t> Session::Impl::decode(int32_t token, Sampler& sampler, std::vector<float>* allLogits) {
     std::vector<float> logits;
-    auto next = m_state->decode(token, int32_t(m_cached.size()), sampler, params.allLogits ? &logits : nullptr);
+    auto next = state->decode(token, int32_t(cached.size()), sampler, allLogits ? &logits : nullptr);
     if (!next.isOk()) {
-        m_cached.clear();
+        cached.clear();
         return next.status();
     }
-    m_cached.push_back(token);
-    if (params.allLogits) params.allLogits->insert(params.allLogits->end(), logits.begin(), logits.end());
+    cached.push_back(token);
+    if (allLogits) allLogits->insert(allLogits->end(), logits.begin(), logits.end());
     return next;
 }
 
 Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, const GenerateParams& params) {
+    return m_impl->generate(promptIds, params, nullptr);
+}
+
+Result<GenerateResult> SessionTesting::generateWithLogits(Session& session, const std::vector<int32_t>& promptIds,
+                                                          const GenerateParams& params, std::vector<float>& allLogits) {
+    return session.m_impl->generate(promptIds, params, &allLogits);
+}
+
+void SessionTesting::setDecodeDelayMs(int ms) { g_testDecodeDelayMs.store(std::max(0, ms)); }
+
+Result<GenerateResult> Session::Impl::generate(const std::vector<int32_t>& promptIds, const GenerateParams& params,
+                                               std::vector<float>* allLogits) {
+    const auto callStart = Clock::now();
     HEARTH_TRY(validate(promptIds, params));
-    const LoadedModel& model = m_model->loaded();
-    Sampler sampler(samplerParams(params));
+    const LoadedModel& loaded = loadedModel(*model);
+    const int32_t contextLength = state->contextLength();
+    Sampler sampler(params.sampling);
     std::vector<int32_t> stopIds = params.stopIds;
     if (params.useModelStopIds)
-        stopIds.insert(stopIds.end(), model.endOfGenerationIds.begin(), model.endOfGenerationIds.end());
+        stopIds.insert(stopIds.end(), loaded.endOfGenerationIds.begin(), loaded.endOfGenerationIds.end());
     auto isStop = [&](int32_t id) { return std::find(stopIds.begin(), stopIds.end(), id) != stopIds.end(); };
     auto cancelled = [&] { return params.cancel && params.cancel->load(std::memory_order_relaxed); };
 
@@ -162,24 +177,32 @@ Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, 
     // Prefill, then the last prompt token through decode: its sample is the first reply token.
     const auto prefillStart = Clock::now();
     bool prefillCancelled = false;
-    HEARTH_TRY(prefill(promptIds, common, params, prefillCancelled));
+    HEARTH_TRY(prefill(promptIds, common, params, allLogits, prefillCancelled));
     if (prefillCancelled || cancelled()) {
         result.stop = StopReason::Cancel;
         return result;
     }
-    HEARTH_ASSIGN(int32_t next, decode(promptIds.back(), sampler, params));
+    HEARTH_ASSIGN(int32_t next, decode(promptIds.back(), sampler, allLogits));
     result.prefillMs = msSince(prefillStart);
+    result.ttftMs = msSince(callStart);
     const size_t prefilled = promptIds.size() - common;
     result.prefillTokPerS = result.prefillMs > 0 ? prefilled * 1000.0 / result.prefillMs : -1;
 
     // Decode: stop, or keep the sample and feed it back.
-    StreamingDetokenizer detok(*model.tokenizer, promptIds.back());
+    StreamingDetokenizer detok(*loaded.tokenizer, promptIds.back());
     StopStringFilter stops(params.stopStrings);
-    auto emit = [&](const std::string& text) {
-        if (params.onText && !text.empty()) params.onText(text);
-    };
     const auto decodeStart = Clock::now();
     int32_t decodedForwards = 0;
+    auto emit = [&](const std::string& text) {
+        if (!params.onText || text.empty()) return;
+        GenerateStats stats;
+        stats.tokens = int32_t(result.outputIds.size());
+        stats.ttftMs = result.ttftMs;
+        stats.prefillTokPerS = result.prefillTokPerS;
+        const double ms = msSince(decodeStart);
+        stats.decodeTokPerS = decodedForwards > 0 && ms > 0 ? decodedForwards * 1000.0 / ms : -1;
+        params.onText(text, stats);
+    };
     result.stop = StopReason::Length;
     while (int32_t(result.outputIds.size()) < params.maxTokens) {
         if (cancelled()) {
@@ -200,12 +223,13 @@ Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, 
             break;
         }
         if (int32_t(result.outputIds.size()) == params.maxTokens) break; // no forward pass needed
-        if (int32_t(m_cached.size()) >= contextLength()) { // no position left to feed it
+        if (int32_t(cached.size()) >= contextLength) { // no position left to feed it
             result.stop = StopReason::Context;
             break;
         }
-        if (const int delay = testDecodeDelayMs()) std::this_thread::sleep_for(std::chrono::milliseconds(delay));
-        HEARTH_ASSIGN(next, decode(token, sampler, params));
+        if (const int delay = g_testDecodeDelayMs.load(std::memory_order_relaxed))
+            std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+        HEARTH_ASSIGN(next, decode(token, sampler, allLogits));
         ++decodedForwards;
     }
     if (!stops.stopped()) emit(stops.push(detok.flush()) + stops.flush());

@@ -46,7 +46,7 @@ std::string describe(T value) {
 
 } // namespace
 
-Sampler::Sampler(const SamplerParams& params) : m_params(params), m_rng(params.seed) {
+Sampler::Sampler(const SamplingParams& params) : m_params(params), m_rng(params.seed) {
     // Sanitise rather than fail: a Sampler must never crash on settings that skipped validate().
     m_greedy = !(params.temperature > 0.0f); // NaN -> greedy
     m_temperature = m_greedy ? 1.0 : double(params.temperature);
@@ -58,9 +58,9 @@ Sampler::Sampler(const SamplerParams& params) : m_params(params), m_rng(params.s
     m_window = params.repetitionWindow >= -1 ? params.repetitionWindow : 0;
 }
 
-Status Sampler::validate(const SamplerParams& params) {
+Status Sampler::validate(const SamplingParams& params) {
     const auto bad = [](const char* field, const char* rule, const std::string& got) {
-        return invalidArgument(std::string("SamplerParams.") + field + " must be " + rule + ", got " + got);
+        return invalidArgument(std::string("sampling ") + field + " must be " + rule + ", got " + got);
     };
     if (!std::isfinite(params.temperature))
         return bad("temperature", "finite (<= 0 means greedy)", describe(params.temperature));

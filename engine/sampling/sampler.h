@@ -25,35 +25,11 @@
 #include <span>
 #include <vector>
 
+#include "hearth/sampling.h"
 #include "hearth/status.h"
 #include "sampling/rng.h"
 
 namespace hearth {
-
-// Sampling settings. Defaults are the usual chat settings. Check user-supplied values with
-// Sampler::validate() before building a Sampler.
-struct SamplerParams {
-    // Softmax temperature. <= 0 means greedy: the argmax, lowest index among equal maxima.
-    // Must not be NaN or infinite.
-    float temperature = 0.8f;
-    // Keep only the k most likely tokens. 0 = off. Must be >= 0.
-    int32_t topK = 40;
-    // Nucleus sampling: keep the smallest set of most likely tokens whose probability sum reaches
-    // topP (at least one). 1 = off. In (0, 1]. Applied over the top-k survivors when both are set.
-    float topP = 0.95f;
-    // Keep tokens whose probability is at least minP times the most likely token's. 0 = off.
-    // In [0, 1].
-    float minP = 0.05f;
-    // CTRL-style penalty on recently seen tokens (as llama.cpp and HF apply it): a positive logit
-    // is divided by it, a negative one multiplied, each distinct token of the window once.
-    // 1 = off; > 1 discourages repeats, < 1 encourages them. Must be finite and > 0.
-    float repetitionPenalty = 1.0f;
-    // How many of the most recent accepted tokens the penalty considers. -1 = all of them,
-    // 0 = none. Must be >= -1.
-    int32_t repetitionWindow = 64;
-    // Seed of the random generator; every value (0 included) is a valid, distinct stream.
-    uint64_t seed = 0;
-};
 
 // Turns a logits vector into a token id. One per session; it keeps the token history for the
 // repetition penalty and the generator state.
@@ -70,15 +46,15 @@ public:
     // Takes a copy of `params`. Does not fail: values that validate() would reject are treated
     // as "off" (NaN temperature -> greedy, bad topK/topP/minP/penalty/window -> disabled), so a
     // Sampler never crashes on bad settings; call validate() first to tell the user instead.
-    explicit Sampler(const SamplerParams& params);
+    explicit Sampler(const SamplingParams& params);
 
     // Checks every field. Returns InvalidArgument naming the first bad field and its value
-    // ("SamplerParams.topP must be in (0, 1], got 1.5"), or ok. Negative temperature is valid
+    // ("sampling topP must be in (0, 1], got 1.5"), or ok. Negative temperature is valid
     // (greedy). May be called from any thread.
-    static Status validate(const SamplerParams& params);
+    static Status validate(const SamplingParams& params);
 
     // The params as given to the constructor (not the sanitised values).
-    const SamplerParams& params() const { return m_params; }
+    const SamplingParams& params() const { return m_params; }
 
     // Picks the next token from `logits` (one float per vocabulary entry) following the chain in
     // the file comment, using the accepted history for the penalty. Returns a token id in
@@ -119,7 +95,7 @@ private:
     void applyMinP();
     int32_t draw(double u) const;
 
-    SamplerParams m_params;
+    SamplingParams m_params;
     // Sanitised settings actually used (see the constructor).
     bool m_greedy = false;
     double m_temperature = 1.0;

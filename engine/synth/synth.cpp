@@ -1,6 +1,7 @@
 // Synthetic models: the tensor plan (llama.cpp names and order, types from the preset planner)
 // and the GGUF metadata; synth_writer.cpp streams the result to disk.
 #include "synth/synth.h"
+#include "io/gguf_keys.h"
 #include "model/gguf_hparams.h"
 
 #include <chrono>
@@ -97,10 +98,10 @@ Status writeSynthModel(const SynthParams& params, SynthSummary* summary) {
     const ModelConfig& c = plan.config;
 
     synth::Metadata m;
-    m.emplace_back("general.architecture", GgufValue::string(architectureName(c.arch)));
-    m.emplace_back("general.name", GgufValue::string(c.name));
-    m.emplace_back("general.file_type", GgufValue::u32(ggufFileType(params.preset)));
-    if (presetIsQuantized(params.preset)) m.emplace_back("general.quantization_version", GgufValue::u32(2));
+    m.emplace_back(gguf_key::kArchitecture, GgufValue::string(architectureName(c.arch)));
+    m.emplace_back(gguf_key::kName, GgufValue::string(c.name));
+    m.emplace_back(gguf_key::kFileType, GgufValue::u32(ggufFileType(params.preset)));
+    if (presetIsQuantized(params.preset)) m.emplace_back(gguf_key::kQuantizationVersion, GgufValue::u32(2));
     for (auto& [key, value] : ggufArchitectureKeys(c)) m.emplace_back(key, std::move(value));
     HEARTH_TRY(synth::addTokenizer(params, c, m));
     // Provenance: enough to regenerate the same bytes.

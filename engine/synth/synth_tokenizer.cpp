@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/json_file.h"
+#include "io/gguf_keys.h"
 #include "synth/synth_internal.h"
 #include "tokenizer/sp_model_proto.h"
 
@@ -76,15 +77,15 @@ Status addPlaceholder(const ModelConfig& config, Metadata& m) {
     for (char c = 0x21; c < 0x7F; ++c) v.add(std::string(1, c), score--, TokenKind::Normal);
     for (char c = 0x21; c < 0x7F; ++c) v.add(space + c, score--, TokenKind::Normal);
     v.padTo(size_t(config.vocabSize));
-    m.emplace_back("tokenizer.ggml.model", GgufValue::string("llama"));
-    m.emplace_back("tokenizer.ggml.tokens", GgufValue::stringArray(v.tokens));
-    m.emplace_back("tokenizer.ggml.scores", GgufValue::f32Array(v.scores));
-    m.emplace_back("tokenizer.ggml.token_type", GgufValue::i32Array(v.types));
-    m.emplace_back("tokenizer.ggml.bos_token_id", GgufValue::u32(1));
-    m.emplace_back("tokenizer.ggml.eos_token_id", GgufValue::u32(2));
-    m.emplace_back("tokenizer.ggml.unknown_token_id", GgufValue::u32(0));
-    m.emplace_back("tokenizer.ggml.add_bos_token", GgufValue::boolean(true));
-    m.emplace_back("tokenizer.ggml.add_eos_token", GgufValue::boolean(false));
+    m.emplace_back(gguf_key::kTokenizerModel, GgufValue::string("llama"));
+    m.emplace_back(gguf_key::kTokens, GgufValue::stringArray(v.tokens));
+    m.emplace_back(gguf_key::kScores, GgufValue::f32Array(v.scores));
+    m.emplace_back(gguf_key::kTokenTypes, GgufValue::i32Array(v.types));
+    m.emplace_back(gguf_key::kBosId, GgufValue::u32(1));
+    m.emplace_back(gguf_key::kEosId, GgufValue::u32(2));
+    m.emplace_back(gguf_key::kUnknownId, GgufValue::u32(0));
+    m.emplace_back(gguf_key::kAddBos, GgufValue::boolean(true));
+    m.emplace_back(gguf_key::kAddEos, GgufValue::boolean(false));
     return Status::ok();
 }
 
@@ -138,7 +139,7 @@ void addConfigKeys(const json& config, Metadata& m) {
                 chatTemplate = t["template"].get<std::string>();
         }
     }
-    if (!chatTemplate.empty()) m.emplace_back("tokenizer.chat_template", GgufValue::string(chatTemplate));
+    if (!chatTemplate.empty()) m.emplace_back(gguf_key::kChatTemplate, GgufValue::string(chatTemplate));
 }
 
 Status addSentencePiece(const std::string& path, const ModelConfig& config, Metadata& m) {
@@ -148,17 +149,17 @@ Status addSentencePiece(const std::string& path, const ModelConfig& config, Meta
     Vocab v;
     for (const spm::Piece& p : proto.pieces) v.add(p.piece, p.score, p.kind);
     v.padTo(size_t(config.vocabSize));
-    m.emplace_back("tokenizer.ggml.model", GgufValue::string("llama"));
-    m.emplace_back("tokenizer.ggml.tokens", GgufValue::stringArray(v.tokens));
-    m.emplace_back("tokenizer.ggml.scores", GgufValue::f32Array(v.scores));
-    m.emplace_back("tokenizer.ggml.token_type", GgufValue::i32Array(v.types));
-    const std::pair<const char*, int64_t> ids[] = {{"tokenizer.ggml.bos_token_id", proto.bosId()},
-                                                   {"tokenizer.ggml.eos_token_id", proto.eosId()},
-                                                   {"tokenizer.ggml.unknown_token_id", proto.unkId()},
-                                                   {"tokenizer.ggml.padding_token_id", proto.padId()}};
+    m.emplace_back(gguf_key::kTokenizerModel, GgufValue::string("llama"));
+    m.emplace_back(gguf_key::kTokens, GgufValue::stringArray(v.tokens));
+    m.emplace_back(gguf_key::kScores, GgufValue::f32Array(v.scores));
+    m.emplace_back(gguf_key::kTokenTypes, GgufValue::i32Array(v.types));
+    const std::pair<const char*, int64_t> ids[] = {{gguf_key::kBosId, proto.bosId()},
+                                                   {gguf_key::kEosId, proto.eosId()},
+                                                   {gguf_key::kUnknownId, proto.unkId()},
+                                                   {gguf_key::kPaddingId, proto.padId()}};
     for (const auto& [key, id] : ids)
         if (id >= 0 && id < int64_t(proto.pieces.size())) m.emplace_back(key, GgufValue::u32(uint32_t(id)));
-    m.emplace_back("tokenizer.ggml.add_space_prefix", GgufValue::boolean(proto.addDummyPrefix()));
+    m.emplace_back(gguf_key::kAddSpacePrefix, GgufValue::boolean(proto.addDummyPrefix()));
     HEARTH_ASSIGN(const json tokenizerConfig, readTokenizerConfig(path));
     addConfigKeys(tokenizerConfig, m);
     return Status::ok();
@@ -279,19 +280,19 @@ Status addByteLevelBpe(const SynthParams& params, const ModelConfig& config, Met
     for (const char* end : {"<|im_end|>", "<|eot_id|>"})
         if (!eot && idOf.count(end)) eot = idOf[end];
 
-    m.emplace_back("tokenizer.ggml.model", GgufValue::string("gpt2"));
-    m.emplace_back("tokenizer.ggml.pre", GgufValue::string(pre));
-    m.emplace_back("tokenizer.ggml.tokens", GgufValue::stringArray(v.tokens));
-    m.emplace_back("tokenizer.ggml.token_type", GgufValue::i32Array(v.types));
-    m.emplace_back("tokenizer.ggml.merges", GgufValue::stringArray(merges));
-    if (bos) m.emplace_back("tokenizer.ggml.bos_token_id", GgufValue::u32(uint32_t(*bos)));
-    if (eos) m.emplace_back("tokenizer.ggml.eos_token_id", GgufValue::u32(uint32_t(*eos)));
-    if (eot) m.emplace_back("tokenizer.ggml.eot_token_id", GgufValue::u32(uint32_t(*eot)));
-    if (pad) m.emplace_back("tokenizer.ggml.padding_token_id", GgufValue::u32(uint32_t(*pad)));
+    m.emplace_back(gguf_key::kTokenizerModel, GgufValue::string("gpt2"));
+    m.emplace_back(gguf_key::kTokenizerPre, GgufValue::string(pre));
+    m.emplace_back(gguf_key::kTokens, GgufValue::stringArray(v.tokens));
+    m.emplace_back(gguf_key::kTokenTypes, GgufValue::i32Array(v.types));
+    m.emplace_back(gguf_key::kMerges, GgufValue::stringArray(merges));
+    if (bos) m.emplace_back(gguf_key::kBosId, GgufValue::u32(uint32_t(*bos)));
+    if (eos) m.emplace_back(gguf_key::kEosId, GgufValue::u32(uint32_t(*eos)));
+    if (eot) m.emplace_back(gguf_key::kEotId, GgufValue::u32(uint32_t(*eot)));
+    if (pad) m.emplace_back(gguf_key::kPaddingId, GgufValue::u32(uint32_t(*pad)));
     const bool hasAddBos = tokenizerConfig.is_object() && tokenizerConfig.contains("add_bos_token") &&
                            tokenizerConfig["add_bos_token"].is_boolean();
     // Llama 3 adds <|begin_of_text|> through its post-processor, Qwen adds nothing.
-    if (!hasAddBos) m.emplace_back("tokenizer.ggml.add_bos_token", GgufValue::boolean(pre == "llama-bpe" && bos));
+    if (!hasAddBos) m.emplace_back(gguf_key::kAddBos, GgufValue::boolean(pre == "llama-bpe" && bos));
     addConfigKeys(tokenizerConfig, m);
     return Status::ok();
 }

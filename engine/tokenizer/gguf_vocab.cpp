@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "io/gguf.h"
+#include "io/gguf_keys.h"
 #include "tokenizer/gguf_vocab_reader.h"
 #include "tokenizer/sp_model_proto.h"
 #include "tokenizer/spm_tokenizer.h"
@@ -17,10 +18,10 @@ namespace hearth {
 
 namespace {
 
-constexpr const char* kModelKey = "tokenizer.ggml.model";
-constexpr const char* kTokensKey = "tokenizer.ggml.tokens";
-constexpr const char* kScoresKey = "tokenizer.ggml.scores";
-constexpr const char* kTypesKey = "tokenizer.ggml.token_type";
+constexpr const char* kModelKey = gguf_key::kTokenizerModel;
+constexpr const char* kTokensKey = gguf_key::kTokens;
+constexpr const char* kScoresKey = gguf_key::kScores;
+constexpr const char* kTypesKey = gguf_key::kTokenTypes;
 
 bool looksLikeBytePiece(const std::string& piece) {
     const auto hex = [](char c) {
@@ -40,12 +41,12 @@ Result<std::unique_ptr<Tokenizer>> loadLlamaVocab(const io::GgufFile& file) {
     HEARTH_ASSIGN(const auto* types, reader.array(kTypesKey, false, vocab));
 
     // llama.cpp's defaults for SentencePiece vocabularies.
-    HEARTH_ASSIGN(const int32_t bosId, reader.tokenId("tokenizer.ggml.bos_token_id", 1, vocab));
-    HEARTH_ASSIGN(const int32_t eosId, reader.tokenId("tokenizer.ggml.eos_token_id", 2, vocab));
-    HEARTH_ASSIGN(const int32_t unkId, reader.tokenId("tokenizer.ggml.unknown_token_id", 0, vocab));
-    HEARTH_ASSIGN(const bool addBos, reader.flag("tokenizer.ggml.add_bos_token", true));
-    HEARTH_ASSIGN(const bool addEos, reader.flag("tokenizer.ggml.add_eos_token", false));
-    HEARTH_ASSIGN(const bool addSpacePrefix, reader.flag("tokenizer.ggml.add_space_prefix", true));
+    HEARTH_ASSIGN(const int32_t bosId, reader.tokenId(gguf_key::kBosId, 1, vocab));
+    HEARTH_ASSIGN(const int32_t eosId, reader.tokenId(gguf_key::kEosId, 2, vocab));
+    HEARTH_ASSIGN(const int32_t unkId, reader.tokenId(gguf_key::kUnknownId, 0, vocab));
+    HEARTH_ASSIGN(const bool addBos, reader.flag(gguf_key::kAddBos, true));
+    HEARTH_ASSIGN(const bool addEos, reader.flag(gguf_key::kAddEos, false));
+    HEARTH_ASSIGN(const bool addSpacePrefix, reader.flag(gguf_key::kAddSpacePrefix, true));
 
     spm::ModelProto model;
     model.pieces.resize(vocab);

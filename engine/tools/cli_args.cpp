@@ -4,8 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <strings.h>
 
-#include "quant/presets.h"
+#include "hearth/quant.h"
 
 namespace hearth::cli {
 
@@ -135,40 +136,38 @@ Result<std::vector<int32_t>> Args::parseIds(const std::string& text, const std::
 
 Status readSamplingOptions(const Args& args, GenerateParams& gen) {
     constexpr double kNoLimit = 1e300;
-    HEARTH_ASSIGN(const double temp, args.number("--temp", gen.temperature, 0, kNoLimit, false, "0 = greedy"));
-    HEARTH_ASSIGN(const int64_t topK, args.integer("--top-k", gen.topK, 0, 1 << 30, "0 = off"));
-    HEARTH_ASSIGN(const double topP, args.number("--top-p", gen.topP, 0, 1, true, "1 = off"));
-    HEARTH_ASSIGN(const double minP, args.number("--min-p", gen.minP, 0, 1, false, "0 = off"));
-    HEARTH_ASSIGN(const double penalty, args.number("--repeat-penalty", gen.repetitionPenalty, 0, kNoLimit, true, "1 = off"));
-    HEARTH_ASSIGN(const uint64_t seed, args.unsignedInteger("--seed", gen.seed));
-    gen.temperature = float(temp);
-    gen.topK = int32_t(topK);
-    gen.topP = float(topP);
-    gen.minP = float(minP);
-    gen.repetitionPenalty = float(penalty);
-    gen.seed = seed;
+    HEARTH_ASSIGN(const double temp, args.number("--temp", gen.sampling.temperature, 0, kNoLimit, false, "0 = greedy"));
+    HEARTH_ASSIGN(const int64_t topK, args.integer("--top-k", gen.sampling.topK, 0, 1 << 30, "0 = off"));
+    HEARTH_ASSIGN(const double topP, args.number("--top-p", gen.sampling.topP, 0, 1, true, "1 = off"));
+    HEARTH_ASSIGN(const double minP, args.number("--min-p", gen.sampling.minP, 0, 1, false, "0 = off"));
+    HEARTH_ASSIGN(const double penalty, args.number("--repeat-penalty", gen.sampling.repetitionPenalty, 0, kNoLimit, true, "1 = off"));
+    HEARTH_ASSIGN(const uint64_t seed, args.unsignedInteger("--seed", gen.sampling.seed));
+    gen.sampling.temperature = float(temp);
+    gen.sampling.topK = int32_t(topK);
+    gen.sampling.topP = float(topP);
+    gen.sampling.minP = float(minP);
+    gen.sampling.repetitionPenalty = float(penalty);
+    gen.sampling.seed = seed;
     return Status::ok();
 }
 
 Result<std::string> readQuantOption(const Args& args) {
     const auto name = args.value("--quant");
     if (!name) return std::string();
-    if (!parseQuantPreset(*name))
-        return invalidArgument("option --quant: unknown preset '" + *name + "' (presets: " + quantPresetList() + ")");
-    return *name;
+    std::string names;
+    for (const QuantPresetInfo& p : quantPresets()) {
+        if (strcasecmp(p.name.c_str(), name->c_str()) == 0) return *name;
+        names += (names.empty() ? "" : ", ") + p.name;
+    }
+    return invalidArgument("option --quant: unknown preset '" + *name + "' (presets: " + names + ")");
 }
 
-Status checkContextLength(const ModelConfig& config, int32_t requested, bool allowLong) {
-    int64_t limit = config.contextLength;
+Status checkContextLength(const ModelInfo& info, int32_t requested, bool allowLong) {
+    int64_t limit = info.contextLength;
     std::string reach = "the " + std::to_string(limit) + " tokens the model was trained for";
-    if (config.rope.scaling != RopeScaling::None) {
-        const int64_t base = config.rope.originalContext > 0 ? config.rope.originalContext : config.contextLength;
-        const int64_t scaled = int64_t(double(base) * config.rope.factor);
-        if (scaled > limit) {
-            limit = scaled;
-            reach = "the " + std::to_string(limit) + " tokens the model's RoPE scaling (" +
-                    ropeScalingName(config.rope.scaling) + ") reaches";
-        }
+    if (info.ropeScaledContextLength > limit) {
+        limit = info.ropeScaledContextLength;
+        reach = "the " + std::to_string(limit) + " tokens the model's RoPE scaling (" + info.ropeScaling + ") reaches";
     }
     if (requested <= limit) return Status::ok();
     const std::string what = std::to_string(requested) + " is more than " + reach;

@@ -11,7 +11,6 @@
 
 #include "hearth/engine.h"
 #include "hearth/status.h"
-#include "model/model_config.h"
 
 namespace hearth::cli {
 
@@ -49,7 +48,7 @@ Result<std::string> readQuantOption(const Args& args);
 
 // --ctx beyond the context the model was trained for, or that its RoPE scaling extends to, is
 // refused unless `allowLong` (--allow-long-context), which warns on stderr instead.
-Status checkContextLength(const ModelConfig& config, int32_t requested, bool allowLong);
+Status checkContextLength(const ModelInfo& info, int32_t requested, bool allowLong);
 
 // "12.3 tok/s", or "rate n/a" for a rate that is undefined (negative: no token was timed).
 std::string rateText(double tokensPerSecond);

@@ -9,7 +9,6 @@
 #include <iostream>
 
 #include "hearth/chat.h"
-#include "model/model_loader.h"
 #include "tools/cli_args.h"
 
 namespace hearth::cli {
@@ -60,10 +59,8 @@ int chatCommand(const std::vector<std::string>& argv) {
     // Chat defaults: Qwen's recommended non-thinking settings; a fresh seed per run.
     GenerateParams gen;
     gen.maxTokens = int32_t(maxTokens.value());
-    gen.temperature = 0.7f;
-    gen.topK = 20;
-    gen.topP = 0.8f;
-    gen.seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+    gen.sampling = SamplingParams::chatDefaults();
+    gen.sampling.seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
     if (Status s = readSamplingOptions(args, gen); !s.isOk()) return usageError(s.message());
 
     ModelParams mp;
@@ -72,18 +69,18 @@ int chatCommand(const std::vector<std::string>& argv) {
     mp.quant = quant.value();
     auto model = Model::load(mp);
     if (!model.isOk()) return fail(model.status());
-    if (Status s = checkContextLength(model.value()->loaded().config, int32_t(ctx.value()), args.has("--allow-long-context"));
+    if (Status s = checkContextLength(model.value()->info(), int32_t(ctx.value()), args.has("--allow-long-context"));
         !s.isOk())
         return usageError(s.message());
     ChatOptions options;
     options.systemPrompt = args.value("--system").value_or("");
-    if (!options.systemPrompt.empty() && model.value()->loaded().chatTemplate.empty())
-        warn("--system is ignored: this model has no chat template (plain completion mode has no system prompt)");
     options.enableThinking = !args.has("--no-think");
     options.overflow = args.has("--drop-old") ? OverflowPolicy::DropOldest : OverflowPolicy::Refuse;
     auto chat = ChatSession::create(*model.value(), {.contextLength = int32_t(ctx.value())}, options);
     if (!chat.isOk()) return fail(chat.status());
     ChatSession& c = *chat.value();
+    if (!options.systemPrompt.empty() && !c.hasTemplate())
+        warn("--system is ignored: this model has no chat template (plain completion mode has no system prompt)");
 
     struct sigaction sa {};
     sa.sa_handler = onInterrupt; // no SA_RESTART: Ctrl-C at the prompt interrupts the read
@@ -134,14 +131,14 @@ int chatCommand(const std::vector<std::string>& argv) {
             if (ttft < 0) ttft = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         };
         ChatStream stream;
-        stream.onReasoning = [&](std::string_view piece) {
+        stream.onReasoning = [&](std::string_view piece, const GenerateStats&) {
             firstToken();
             if (!inReasoning) std::printf("%s", dim);
             inReasoning = true;
             std::fwrite(piece.data(), 1, piece.size(), stdout);
             std::fflush(stdout);
         };
-        stream.onContent = [&](std::string_view piece) {
+        stream.onContent = [&](std::string_view piece, const GenerateStats&) {
             firstToken();
             if (inReasoning) std::printf("%s\n\n", plain);
             inReasoning = false;
@@ -159,7 +156,7 @@ int chatCommand(const std::vector<std::string>& argv) {
         if (r.stop == StopReason::Cancel) std::printf("(stopped)\n");
         if (reply.value().droppedMessages > 0)
             std::fprintf(stderr, "(dropped %d old messages to fit the context)\n", reply.value().droppedMessages);
-        ++gen.seed; // /regen and later turns draw fresh samples
+        ++gen.sampling.seed; // /regen and later turns draw fresh samples
         stats = {true, ttft, r.prefillTokPerS, r.decodeTokPerS, r.promptTokens, r.reusedTokens,
                  int32_t(r.outputIds.size()), reply.value().contextUsed, stopReasonName(r.stop)};
     }

@@ -5,9 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "hearth/engine.h"
-#include "model/model_loader.h"
-#include "model/quantize_model.h"
-#include "runtime/model_info.h"
 #include "tools/cli_args.h"
 
 namespace hearth::cli {
@@ -17,22 +14,6 @@ std::string mib(uint64_t bytes) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.2f MiB", double(bytes) / (1024.0 * 1024.0));
     return buffer;
-}
-
-// What a preset would make of the model: the tensor type mix and the weight bytes, planned
-// from the tensor table (no block of the file is read).
-struct PlannedMix {
-    std::string preset;
-    std::map<std::string, int> typeCounts;
-    uint64_t weightsBytes = 0;
-};
-
-Result<PlannedMix> planMix(const ModelDescription& d, const std::string& presetName) {
-    HEARTH_ASSIGN(QuantPreset preset, parsePresetOrError(presetName));
-    HEARTH_ASSIGN(ModelWeights weights, bindWeights(d.config, d.tensors, d.format, ScaleCheck::Skip));
-    const std::vector<PlannedTensor> plan = planPreset(weights, preset);
-    return PlannedMix{quantPresetName(preset), plannedTypeCounts(d.tensors.typeCounts(), plan),
-                      plannedWeightBytes(weights, plan)};
 }
 
 nlohmann::json deviceJson(const DeviceInfo& d) {
@@ -58,25 +39,25 @@ int inspectCommand(const std::vector<std::string>& argv) {
     if (!quant.isOk()) return usageError(quant.status().message());
 
     const std::string path = *args.value("-m");
-    auto described = describeModel(path);
+    auto described = describeModelFile(path);
     if (!described.isOk()) return fail(described.status());
-    const ModelDescription& d = described.value();
-    const ModelInfo info = makeModelInfo(d.path, d.format, d.config, d.tensors.parameterCount(), d.tensors.typeCounts());
+    const ModelInfo& info = described.value();
     const int32_t context = ctx.value() > 0 ? int32_t(ctx.value()) : info.contextLength;
-    (void)checkContextLength(d.config, context, /*allowLong=*/true); // an estimate: a warning is enough
-    auto estimate = estimateMemory(d, context, kv, DeviceKind::Cpu);
+    (void)checkContextLength(info, context, /*allowLong=*/true); // an estimate: a warning is enough
+    auto estimate = estimateMemory(path, context, kv, DeviceKind::Cpu);
     if (!estimate.isOk()) return fail(estimate.status());
     const MemoryEstimate& e = estimate.value();
-    std::optional<PlannedMix> planned;
+    std::optional<QuantPlan> planned;
     if (!quant.value().empty()) {
-        auto mix = planMix(d, quant.value());
-        if (!mix.isOk()) return fail(mix.status());
-        planned = mix.value();
+        auto plan = planQuantPreset(path, quant.value());
+        if (!plan.isOk()) return fail(plan.status());
+        planned = plan.value();
     }
 
     if (args.has("--json")) {
         nlohmann::json out = {
             {"path", info.path}, {"format", info.format}, {"architecture", info.architecture}, {"name", info.name},
+            {"license", info.license},
             {"vocab_size", info.vocabSize}, {"hidden", info.hidden}, {"layers", info.layers}, {"heads", info.heads},
             {"kv_heads", info.kvHeads}, {"head_dim", info.headDim}, {"ffn", info.ffn},
             {"context_length", info.contextLength}, {"rope_theta", info.ropeTheta}, {"rms_eps", info.rmsEps},
@@ -90,13 +71,14 @@ int inspectCommand(const std::vector<std::string>& argv) {
               {"total_bytes", e.totalBytes()}, {"device", deviceJson(e.device)}, {"fits", e.fits}}},
         };
         if (planned)
-            out["planned"] = {{"preset", planned->preset}, {"tensor_types", planned->typeCounts},
+            out["planned"] = {{"preset", planned->preset}, {"tensor_types", planned->tensorTypeCounts},
                               {"weights_bytes", planned->weightsBytes}};
         std::printf("%s\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
     std::printf("%s (%s, %s)\n", info.path.c_str(), info.format.c_str(), info.architecture.c_str());
     std::printf("  name            %s\n", info.name.c_str());
+    if (!info.license.empty()) std::printf("  license         %s\n", info.license.c_str());
     std::printf("  parameters      %llu\n", (unsigned long long)info.parameterCount);
     std::printf("  vocab %d, hidden %d, layers %d, heads %d (kv %d, dim %d), ffn %d\n", info.vocabSize, info.hidden,
                 info.layers, info.heads, info.kvHeads, info.headDim, info.ffn);
@@ -112,7 +94,7 @@ int inspectCommand(const std::vector<std::string>& argv) {
                 e.fits ? "fits" : "does not fit in free memory");
     if (planned) {
         std::printf("  with --quant %s:", planned->preset.c_str());
-        for (const auto& [type, count] : planned->typeCounts) std::printf(" %s x%d", type.c_str(), count);
+        for (const auto& [type, count] : planned->tensorTypeCounts) std::printf(" %s x%d", type.c_str(), count);
         std::printf(", weights %s\n", mib(planned->weightsBytes).c_str());
     }
     return 0;
@@ -129,6 +111,7 @@ int devicesCommand(const std::vector<std::string>& argv) {
     for (const DeviceInfo& d : report.devices) devices.push_back(cli::deviceJson(d));
     if (parsed.value().has("--json")) {
         nlohmann::json out = {{"devices", devices}, {"cuda_built", report.cudaBuilt},
+                              {"cuda_unavailable", cudaUnavailableName(report.cudaUnavailable)},
                               {"cuda_unavailable_reason", report.cudaUnavailableReason}};
         std::printf("%s\n", out.dump().c_str());
         return 0;

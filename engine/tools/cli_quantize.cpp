@@ -2,13 +2,10 @@
 // writes the result as a GGUF that llama.cpp reads (atomically: no OUT file on error).
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
-#include "export/gguf_export.h"
-#include "model/model_loader.h"
-#include "model/quantize_model.h"
+#include "hearth/quant.h"
 #include "tools/cli_args.h"
 
 namespace hearth::cli {
@@ -45,43 +42,43 @@ int quantizeCommand(const std::vector<std::string>& argv) {
     if (!parsed.isOk()) return usageError(parsed.status().message());
     const Args& args = parsed.value();
     if (positionals.size() != 2) return usageError("quantize needs IN and OUT.gguf (got " + std::to_string(positionals.size()) + " paths)");
-    if (!args.value("--quant")) return usageError("quantize needs --quant PRESET (" + quantPresetList() + ")");
+    if (!args.value("--quant")) {
+        std::string names;
+        for (const QuantPresetInfo& p : quantPresets()) names += (names.empty() ? "" : ", ") + p.name;
+        return usageError("quantize needs --quant PRESET (" + names + ")");
+    }
     auto threads = args.integer("--threads", 0, 0, 1024, "0 = all hardware threads");
     if (!threads.isOk()) return usageError(threads.status().message());
     if (auto checked = readQuantOption(args); !checked.isOk()) return usageError(checked.status().message());
-    auto preset = parsePresetOrError(*args.value("--quant"));
-    if (!preset.isOk()) return fail(preset.status());
-    const std::string& in = positionals[0];
-    const std::string& out = positionals[1];
+    QuantizeParams q;
+    q.inputPath = positionals[0];
+    q.outputPath = positionals[1];
+    q.preset = *args.value("--quant");
+    q.allowRequantize = args.has("--allow-requantize");
+    q.threads = int32_t(threads.value());
 
     const auto start = std::chrono::steady_clock::now();
-    auto loaded = loadModel(in);
-    if (!loaded.isOk()) return fail(loaded.status());
-    LoadedModel& model = loaded.value();
-    const bool allow = args.has("--allow-requantize");
-    if (allow) {
-        for (const PlannedTensor& p : planPreset(model.weights, preset.value()))
-            if (p.from != p.to && isBlockQuantized(p.from)) {
-                std::fprintf(stderr, "hearth-cli: warning: %s is already quantized (%s); re-quantizing to %s loses quality\n",
-                             in.c_str(), dtypeName(p.from), quantPresetName(preset.value()));
-                break;
-            }
+    if (q.allowRequantize) {
+        auto plan = planQuantPreset(q.inputPath, q.preset);
+        if (!plan.isOk()) return fail(plan.status());
+        if (plan.value().requantizes)
+            std::fprintf(stderr, "hearth-cli: warning: %s is already quantized; re-quantizing to %s loses quality\n",
+                         q.inputPath.c_str(), plan.value().preset.c_str());
     }
-    if (Status s = applyPreset(model, preset.value(), allow, int(threads.value())); !s.isOk()) return fail(s);
-    if (Status s = exportGguf(model, preset.value(), out); !s.isOk()) return fail(s);
+    auto quantized = quantizeModel(q);
+    if (!quantized.isOk()) return fail(quantized.status());
+    const QuantizeResult& r = quantized.value();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    std::error_code ec;
-    const uint64_t fileBytes = std::filesystem::file_size(out, ec);
     if (args.has("--json")) {
-        nlohmann::json j = {{"input", in}, {"output", out}, {"preset", quantPresetName(preset.value())},
-                            {"tensor_types", model.tensorTypeCounts}, {"weights_bytes", model.weights.totalBytes()},
-                            {"file_bytes", fileBytes}, {"seconds", seconds}};
+        nlohmann::json j = {{"input", q.inputPath}, {"output", q.outputPath}, {"preset", r.preset},
+                            {"tensor_types", r.tensorTypeCounts}, {"weights_bytes", r.weightsBytes},
+                            {"file_bytes", r.fileBytes}, {"seconds", seconds}};
         std::printf("%s\n", j.dump().c_str());
     } else {
-        std::printf("%s -> %s (%s): %.2f MiB in %.1f s; tensor types", in.c_str(), out.c_str(),
-                    quantPresetName(preset.value()), double(fileBytes) / (1024.0 * 1024.0), seconds);
-        for (const auto& [type, count] : model.tensorTypeCounts) std::printf(" %s x%d", type.c_str(), count);
+        std::printf("%s -> %s (%s): %.2f MiB in %.1f s; tensor types", q.inputPath.c_str(), q.outputPath.c_str(),
+                    r.preset.c_str(), double(r.fileBytes) / (1024.0 * 1024.0), seconds);
+        for (const auto& [type, count] : r.tensorTypeCounts) std::printf(" %s x%d", type.c_str(), count);
         std::printf("\n");
     }
     return 0;

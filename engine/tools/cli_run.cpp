@@ -7,7 +7,7 @@
 
 #include "hearth/engine.h"
 #include "io/atomic_file.h"
-#include "model/model_loader.h"
+#include "runtime/session_testing.h"
 #include "tools/cli_args.h"
 
 namespace hearth::cli {
@@ -108,7 +108,6 @@ int runCommand(const std::vector<std::string>& argv) {
         auto created = io::AtomicFile::create(*path);
         if (!created.isOk()) return fail(created.status());
         npy.emplace(std::move(created).value());
-        gen.allLogits = &logits;
     }
     if (modelParams.allowRequantize)
         warn("--allow-requantize: re-quantizing an already-quantized model loses quality");
@@ -118,7 +117,7 @@ int runCommand(const std::vector<std::string>& argv) {
     const Model& m = *model.value();
     if (Status s = checkIds(gen.stopIds, m.info().vocabSize, "--stop-ids"); !s.isOk()) return usageError(s.message());
     if (Status s = checkIds(prompt, m.info().vocabSize, "--prompt-ids"); !s.isOk()) return usageError(s.message());
-    if (Status s = checkContextLength(m.loaded().config, sessionParams.contextLength, args.has("--allow-long-context"));
+    if (Status s = checkContextLength(m.info(), sessionParams.contextLength, args.has("--allow-long-context"));
         !s.isOk())
         return usageError(s.message());
     if (args.has("-p")) prompt = m.encode(*args.value("-p"), /*addBos=*/true);
@@ -132,12 +131,13 @@ int runCommand(const std::vector<std::string>& argv) {
                           "; expected a larger --ctx");
     const bool json = args.has("--json");
     if (!json) {
-        gen.onText = [](std::string_view piece) {
+        gen.onText = [](std::string_view piece, const GenerateStats&) {
             std::fwrite(piece.data(), 1, piece.size(), stdout);
             std::fflush(stdout);
         };
     }
-    auto result = session.value()->generate(prompt, gen);
+    auto result = npy ? SessionTesting::generateWithLogits(*session.value(), prompt, gen, logits)
+                      : session.value()->generate(prompt, gen);
     if (!result.isOk()) return fail(result.status());
     if (npy) {
         const size_t vocab = size_t(m.info().vocabSize);

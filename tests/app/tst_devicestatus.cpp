@@ -28,11 +28,13 @@ hearth::DeviceInfo fakeGpu()
     return gpu;
 }
 
-hearth::DeviceReport report(std::vector<hearth::DeviceInfo> devices, bool cudaBuilt, std::string reason)
+hearth::DeviceReport report(std::vector<hearth::DeviceInfo> devices, bool cudaBuilt, hearth::CudaUnavailable why,
+                            std::string reason)
 {
     hearth::DeviceReport r;
     r.devices = std::move(devices);
     r.cudaBuilt = cudaBuilt;
+    r.cudaUnavailable = why;
     r.cudaUnavailableReason = std::move(reason);
     return r;
 }
@@ -89,7 +91,7 @@ void TestDeviceStatus::probeRunsOffTheGuiThread()
     QThread* probeThread = nullptr;
     DeviceStatus status([&probeThread] {
         probeThread = QThread::currentThread();
-        return report({fakeCpu()}, false, "this build of Hearth has no CUDA backend");
+        return report({fakeCpu()}, false, hearth::CudaUnavailable::NotBuilt, "this build of Hearth has no CUDA backend");
     });
     QSignalSpy spy(&status, &DeviceStatus::readyChanged);
     QVERIFY(spy.wait(5000));
@@ -99,7 +101,7 @@ void TestDeviceStatus::probeRunsOffTheGuiThread()
 
 void TestDeviceStatus::gpuReportSelectsCuda()
 {
-    DeviceStatus status([] { return report({fakeCpu(), fakeGpu()}, true, ""); });
+    DeviceStatus status([] { return report({fakeCpu(), fakeGpu()}, true, hearth::CudaUnavailable::None, ""); });
     QSignalSpy spy(&status, &DeviceStatus::readyChanged);
     QVERIFY(spy.wait(5000));
     QCOMPARE(status.backendName(), QStringLiteral("CUDA"));
@@ -117,34 +119,45 @@ void TestDeviceStatus::gpuReportSelectsCuda()
 
 void TestDeviceStatus::fallbackMessages_data()
 {
+    using hearth::CudaUnavailable;
     QTest::addColumn<bool>("cudaBuilt");
+    QTest::addColumn<int>("why");
     QTest::addColumn<QString>("reason");
     QTest::addColumn<QString>("expectedStart");
     QTest::addColumn<bool>("hasDetails");
 
-    QTest::newRow("not built") << false << "this build of Hearth has no CUDA backend"
+    QTest::newRow("not built") << false << int(CudaUnavailable::NotBuilt) << "this build of Hearth has no CUDA backend"
                                << "This build of Hearth has no GPU support" << false;
-    QTest::newRow("no driver") << true << "no NVIDIA driver found (CUDA driver version is insufficient)"
+    QTest::newRow("no driver") << true << int(CudaUnavailable::NoDriver) << "no NVIDIA driver is installed"
                                << "No NVIDIA driver found" << true;
-    QTest::newRow("libcuda missing")
-        << true << "the CUDA backend could not be loaded (libcuda.so.1: cannot open shared object file)"
-        << "No NVIDIA driver found" << true;
-    QTest::newRow("no device") << true << "no CUDA device found" << "No NVIDIA graphics card found" << true;
-    QTest::newRow("module missing")
-        << true << "the CUDA backend could not be loaded (libhearth_cuda.so: cannot open shared object file)"
-        << "Hearth's GPU support could not be loaded" << true;
-    QTest::newRow("other") << true << "CUDA runtime error: unknown error"
+    QTest::newRow("driver broken") << true << int(CudaUnavailable::DriverBroken) << "the driver does not work"
+                                   << "The NVIDIA driver is installed but not working" << true;
+    QTest::newRow("driver too old") << true << int(CudaUnavailable::DriverTooOld) << "the driver is too old"
+                                    << "The NVIDIA driver is too old" << true;
+    QTest::newRow("no device") << true << int(CudaUnavailable::NoDevice) << "no CUDA device found"
+                               << "No NVIDIA graphics card found" << true;
+    QTest::newRow("mismatch") << true << int(CudaUnavailable::ModuleMismatch) << "module does not match"
+                              << "Hearth's GPU support belongs to a different version" << true;
+    QTest::newRow("module missing") << true << int(CudaUnavailable::ModuleMissing) << "module missing"
+                                    << "Hearth's GPU support could not be loaded" << true;
+    QTest::newRow("library missing") << true << int(CudaUnavailable::LibraryMissing) << "needs libcudart.so.13"
+                                     << "Hearth's GPU support could not be loaded" << true;
+    QTest::newRow("other") << true << int(CudaUnavailable::CudaError) << "CUDA runtime error: unknown error"
                            << "The NVIDIA graphics card can't be used" << true;
+    // The reason decides, not the words: words that name another cause change nothing.
+    QTest::newRow("words ignored") << true << int(CudaUnavailable::NoDevice) << "no NVIDIA driver (libcuda.so)"
+                                   << "No NVIDIA graphics card found" << true;
 }
 
 void TestDeviceStatus::fallbackMessages()
 {
     QFETCH(bool, cudaBuilt);
+    QFETCH(int, why);
     QFETCH(QString, reason);
     QFETCH(QString, expectedStart);
     QFETCH(bool, hasDetails);
 
-    DeviceStatus status([=] { return report({fakeCpu()}, cudaBuilt, reason.toStdString()); });
+    DeviceStatus status([=] { return report({fakeCpu()}, cudaBuilt, hearth::CudaUnavailable(why), reason.toStdString()); });
     QSignalSpy spy(&status, &DeviceStatus::readyChanged);
     QVERIFY(spy.wait(5000));
     QCOMPARE(status.backendName(), QStringLiteral("CPU"));
@@ -177,7 +190,7 @@ void TestDeviceStatus::destroyWhileProbing()
     // The destructor waits for the probe; the late result must not reach a deleted object.
     auto status = std::make_unique<DeviceStatus>([] {
         QThread::msleep(200);
-        return report({fakeCpu()}, false, "no CUDA backend");
+        return report({fakeCpu()}, false, hearth::CudaUnavailable::NotBuilt, "no CUDA backend");
     });
     status.reset();
     QTest::qWait(50); // deliver anything queued

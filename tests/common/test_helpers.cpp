@@ -9,6 +9,7 @@
 #include "check.h"
 #include "hearth/engine.h"
 #include "testdata.h"
+#include "runtime/session_testing.h"
 
 namespace hearth::test {
 
@@ -43,8 +44,7 @@ std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::
     std::vector<float> logits;
     GenerateParams p;
     p.maxTokens = 0;
-    p.allLogits = &logits;
-    CHECK_OK(session.value()->generate(ids, p));
+    CHECK_OK(SessionTesting::generateWithLogits(*session.value(), ids, p, logits));
     return logits;
 }
 

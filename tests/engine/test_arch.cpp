@@ -16,6 +16,7 @@
 #include "model_builder.h"
 #include "test_helpers.h"
 #include "testdata.h"
+#include "runtime/model_internal.h"
 
 using namespace hearth;
 namespace fs = std::filesystem;
@@ -147,7 +148,7 @@ void checkMemoryReport(const fs::path& dir) {
     if (!session.isOk()) return;
     const MemoryReport r = (*session)->memoryReport();
     CHECK_EQ(r.kvCacheBytes, uint64_t(2 * 3 * 64 * spec.kvHeads * spec.headDim * sizeof(float)));
-    CHECK_EQ(r.weightsBytes, (*model)->loaded().weights.totalBytes());
+    CHECK_EQ(r.weightsBytes, loadedModel(**model).weights.totalBytes());
     CHECK(r.workspaceBytes > 0);
     CHECK_EQ(r.recurrentStateBytes, uint64_t(0));
     CHECK(r.device.kind == DeviceKind::Cpu && r.device.totalBytes > 0 && r.device.freeBytes > 0);

@@ -61,7 +61,7 @@ void checkCompletionMode(const Model& model) {
 
     std::string streamed;
     ChatStream stream;
-    stream.onContent = [&](std::string_view p) { streamed += p; };
+    stream.onContent = [&](std::string_view p, const GenerateStats&) { streamed += p; };
     auto first = chat.send("Once upon a time", greedy(20), stream);
     CHECK_OK(first);
     if (!first.isOk()) return;

@@ -7,6 +7,7 @@
 #include "model/model_loader.h"
 #include "scripted_model.h"
 #include "testdata.h"
+#include "runtime/model_internal.h"
 
 using namespace hearth;
 
@@ -16,7 +17,7 @@ const test::ThinkingReply kReply;
 
 // The prompt as text, control tokens spelled out (decode() leaves them out).
 std::string promptText(const Model& model, const std::vector<int32_t>& ids) {
-    const Tokenizer& tok = *model.loaded().tokenizer;
+    const Tokenizer& tok = *loadedModel(model).tokenizer;
     std::string text;
     for (int32_t id : ids) text += tok.tokenKind(id) == TokenKind::Control ? tok.tokenPiece(id) : tok.tokenBytes(id);
     return text;
@@ -33,7 +34,7 @@ std::string turn(const std::string& role, const std::string& content) {
 }
 
 void checkThinkingTurns(const Model& model) {
-    const int32_t imEnd = model.loaded().tokenizer->encode("<|im_end|>", false, true).front();
+    const int32_t imEnd = loadedModel(model).tokenizer->encode("<|im_end|>", false, true).front();
     auto created = ChatSession::create(model, {}, {});
     CHECK_OK(created);
     if (!created.isOk()) return;
@@ -42,8 +43,8 @@ void checkThinkingTurns(const Model& model) {
 
     std::string streamedReasoning, streamedContent;
     ChatStream stream;
-    stream.onReasoning = [&](std::string_view p) { streamedReasoning += p; };
-    stream.onContent = [&](std::string_view p) { streamedContent += p; };
+    stream.onReasoning = [&](std::string_view p, const GenerateStats&) { streamedReasoning += p; };
+    stream.onContent = [&](std::string_view p, const GenerateStats&) { streamedContent += p; };
     auto first = chat.send("What is 2+2?", greedy(), stream);
     CHECK_OK(first);
     if (!first.isOk()) return;

@@ -17,6 +17,7 @@
 #include "template_cases.h"
 #include "test_helpers.h"
 #include "testdata.h"
+#include "runtime/model_internal.h"
 
 using namespace hearth;
 namespace fs = std::filesystem;
@@ -57,7 +58,7 @@ std::string plainRender(const Model& model, const std::string& source, const Jso
     options.addGenerationPrompt = generationPrompt;
     options.tools = tools;
     options.extraContext["enable_thinking"] = thinking;
-    const Tokenizer& tok = *model.loaded().tokenizer;
+    const Tokenizer& tok = *loadedModel(model).tokenizer;
     if (tok.bosId() >= 0) options.bosToken = tok.tokenPiece(tok.bosId());
     if (tok.eosId() >= 0) options.eosToken = tok.tokenPiece(tok.eosId());
     auto text = tmpl->render(messages, options);
@@ -193,7 +194,7 @@ void checkQwen3(const fs::path& tokenizer) {
     CHECK_OK(loaded);
     if (!loaded.isOk()) return;
     const Model& model = *loaded.value();
-    const std::string& source = model.loaded().chatTemplate;
+    const std::string& source = loadedModel(model).chatTemplate;
     CHECK(source.find("<|im_start|>") != std::string::npos);
 
     // Tool definitions whose keys are not in sorted order: the template prints them as given.

@@ -26,6 +26,8 @@
 #include "model/model_config.h"
 #include "model/model_loader.h"
 #include "testdata.h"
+#include "runtime/model_internal.h"
+#include "runtime/session_testing.h"
 
 using namespace hearth;
 namespace fs = std::filesystem;
@@ -172,8 +174,7 @@ std::vector<float> engineLogits(const fs::path& dir, const std::vector<int32_t>&
     if (!session.isOk()) return ours;
     GenerateParams params;
     params.maxTokens = 0;
-    params.allLogits = &ours;
-    CHECK_OK((*session)->generate(ids, params));
+    CHECK_OK(SessionTesting::generateWithLogits(**session, ids, params, ours));
     return ours;
 }
 
@@ -234,7 +235,7 @@ double checkModel(const Expected& e, const fs::path& dir) {
     CHECK_EQ(info.tiedEmbeddings, e.tied);
     CHECK(logits.shape == (std::vector<int64_t>{int64_t(ids.size()), vocab}));
     if (logits.shape != std::vector<int64_t>{int64_t(ids.size()), vocab}) return INFINITY;
-    checkRopeTable(e, model.loaded().config, ref.value("rope", nlohmann::json()));
+    checkRopeTable(e, loadedModel(model).config, ref.value("rope", nlohmann::json()));
 
     const std::vector<float> ours = engineLogits(dir, ids);
     CHECK_EQ(ours.size(), logits.values.size());

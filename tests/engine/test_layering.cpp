@@ -56,6 +56,7 @@ Layers readTable(const std::string& text) {
 std::string layerOf(const Layers& layers, const std::string& path) {
     if (path == "include/hearth/status.h") return "base";
     if (path == "include/hearth/devices.h") return "backend";
+    if (path == "include/hearth/sampling.h") return "sampling";
     if (path.rfind("include/hearth/", 0) == 0) return "runtime";
     const auto it = layers.dirLayer.find(fs::path(path).parent_path().string());
     return it == layers.dirLayer.end() ? "" : it->second;

@@ -17,6 +17,8 @@
 #include "model/model_loader.h"
 #include "model_builder.h"
 #include "testdata.h"
+#include "runtime/model_internal.h"
+#include "runtime/session_testing.h"
 
 using namespace hearth;
 namespace fs = std::filesystem;
@@ -38,7 +40,7 @@ Run teacherForced(const std::string& path, const std::string& quant, const std::
     auto model = Model::load(params);
     CHECK_MSG(model.isOk(), quant << ": " << model.status().message());
     if (!model.isOk()) return run;
-    const LoadedModel& m = model.value()->loaded();
+    const LoadedModel& m = loadedModel(*model.value());
     run.weightBytes = m.weights.totalBytes();
     run.parameters = m.weights.tokenEmbedding.rows * uint64_t(m.weights.tokenEmbedding.cols);
     for (const LayerWeights& l : m.weights.layers)
@@ -52,8 +54,7 @@ Run teacherForced(const std::string& path, const std::string& quant, const std::
     CHECK_OK(session);
     GenerateParams p;
     p.maxTokens = 0;
-    p.allLogits = &run.logits;
-    CHECK_OK(session.value()->generate(ids, p));
+    CHECK_OK(SessionTesting::generateWithLogits(*session.value(), ids, p, run.logits));
     return run;
 }
 

@@ -26,9 +26,20 @@ Result<bool> asResult(const Status& status) {
     return status;
 }
 
+// The usual sampling chain (temperature 0.8, top-k 40, top-p 0.95, min-p 0.05).
+SamplingParams usualChain(uint64_t seed) {
+    SamplingParams p;
+    p.temperature = 0.8f;
+    p.topK = 40;
+    p.topP = 0.95f;
+    p.minP = 0.05f;
+    p.seed = seed;
+    return p;
+}
+
 // Params with every filter off, so each test switches on only what it checks.
-SamplerParams plain(float temperature, uint64_t seed = 1) {
-    SamplerParams p;
+SamplingParams plain(float temperature, uint64_t seed = 1) {
+    SamplingParams p;
     p.temperature = temperature;
     p.topK = 0;
     p.topP = 1.0f;
@@ -108,7 +119,7 @@ void testGreedy() {
     CHECK_EQ(s.sample(std::vector<float>{5.0f, 5.0f}), 0);
     CHECK_EQ(s.sample(std::vector<float>{-2.0f, -7.0f, -2.0f}), 0);
     // Greedy ignores the filters and the seed.
-    SamplerParams p = plain(0.0f, 99);
+    SamplingParams p = plain(0.0f, 99);
     p.topK = 2;
     p.topP = 0.1f;
     p.minP = 0.9f;
@@ -118,8 +129,7 @@ void testGreedy() {
 
 void testSeedDeterminism() {
     const std::vector<float> logits = randomLogits(50, 3, 4.0f);
-    SamplerParams p; // defaults: temperature 0.8, top-k 40, top-p 0.95, min-p 0.05
-    p.seed = 1234;
+    SamplingParams p = usualChain(1234);
     Sampler a(p), b(p);
     std::vector<int32_t> first;
     for (int i = 0; i < 1000; ++i) {
@@ -162,7 +172,7 @@ void testTopKOneIsGreedy() {
     const std::vector<float> logits = randomLogits(1000, 11, 6.0f);
     const int32_t argmax = int32_t(std::max_element(logits.begin(), logits.end()) - logits.begin());
     for (float t : {0.1f, 1.0f, 5.0f, 100.0f}) {
-        SamplerParams p = plain(t, 5);
+        SamplingParams p = plain(t, 5);
         p.topK = 1;
         Sampler s(p);
         for (int i = 0; i < 200; ++i) CHECK_EQ(s.sample(logits), argmax);
@@ -172,7 +182,7 @@ void testTopKOneIsGreedy() {
 void testTopK() {
     // Token order scrambled so that "top 3" is not "first 3".
     const std::vector<float> logits = {0.5f, 2.0f, -1.0f, 1.9f, 1.8f, 1.7f, 0.0f};
-    SamplerParams p = plain(2.0f, 9); // hot, so the excluded tokens would be drawn often
+    SamplingParams p = plain(2.0f, 9); // hot, so the excluded tokens would be drawn often
     p.topK = 3;
     Sampler s(p);
     const std::vector<int> counts = histogram(s, logits, 5000);
@@ -197,7 +207,7 @@ void testTopP() {
     // Probabilities 0.5, 0.3, 0.15, 0.05 at scrambled positions; the nucleus for 0.8 is {0.5, 0.3}
     // exactly (the boundary case), renormalised to 0.625 / 0.375.
     const std::vector<float> logits = logitsOf({0.15, 0.5, 0.05, 0.3});
-    SamplerParams p = plain(1.0f, 21);
+    SamplingParams p = plain(1.0f, 21);
     p.topP = 0.8f;
     Sampler s(p);
     const int draws = 20000;
@@ -224,7 +234,7 @@ void testTopPAfterTopK() {
     // Probabilities 0.4, 0.3, 0.2, 0.1. top-k 2 leaves {0.4, 0.3} -> renormalised 0.571 / 0.429;
     // top-p 0.55 over those keeps only the first. (Over the full distribution it would keep two.)
     const std::vector<float> logits = logitsOf({0.4, 0.3, 0.2, 0.1});
-    SamplerParams p = plain(1.0f, 4);
+    SamplingParams p = plain(1.0f, 4);
     p.topK = 2;
     p.topP = 0.55f;
     Sampler s(p);
@@ -240,7 +250,7 @@ void testTopPAfterTopK() {
 void testMinP() {
     // Probabilities 0.5, 0.3, 0.12, 0.08; min-p 0.2 -> threshold 0.1: the 0.08 token goes.
     const std::vector<float> logits = logitsOf({0.12, 0.5, 0.08, 0.3});
-    SamplerParams p = plain(1.0f, 8);
+    SamplingParams p = plain(1.0f, 8);
     p.minP = 0.2f;
     Sampler s(p);
     const int draws = 20000;
@@ -292,7 +302,7 @@ void testTemperatureFrequencies() {
 
 void testRepetitionPenalty() {
     // Positive logits: 2.0 / 1.5 = 1.33 falls below 1.5.
-    SamplerParams p = plain(0.0f);
+    SamplingParams p = plain(0.0f);
     p.repetitionPenalty = 1.5f;
     const std::vector<float> positive = {2.0f, 1.5f, -1.0f};
     const std::vector<float> before = positive;
@@ -364,7 +374,7 @@ void testRepetitionPenalty() {
     CHECK_EQ(s.sample(positive), 0);
 
     // Also in the sampled path: with token 0 penalised hard, token 1 dominates.
-    SamplerParams hot = plain(1.0f, 3);
+    SamplingParams hot = plain(1.0f, 3);
     hot.repetitionPenalty = 20.0f;
     Sampler sampled(hot);
     sampled.accept(0);
@@ -374,7 +384,7 @@ void testRepetitionPenalty() {
 
 void testNonFinite() {
     for (float t : {0.0f, 1.0f}) {
-        SamplerParams p = plain(t, 31);
+        SamplingParams p = plain(t, 31);
         Sampler s(p);
         // NaN is never the argmax, -inf never drawn.
         const std::vector<float> withNaN = {1.0f, kNaN, 0.5f, -kInf};
@@ -401,7 +411,7 @@ void testNonFinite() {
         for (int i = 0; i < 100; ++i) CHECK(s.sample(extreme) >= 1);
     }
     // Penalty on -inf/NaN keeps them out.
-    SamplerParams p = plain(1.0f, 2);
+    SamplingParams p = plain(1.0f, 2);
     p.repetitionPenalty = 0.5f;
     Sampler pen(p);
     pen.accept(0);
@@ -410,8 +420,8 @@ void testNonFinite() {
 }
 
 void testValidate() {
-    CHECK_OK(asResult(Sampler::validate(SamplerParams{})));
-    SamplerParams p;
+    CHECK_OK(asResult(Sampler::validate(SamplingParams{})));
+    SamplingParams p;
     p.temperature = -1.0f; // greedy
     CHECK_OK(asResult(Sampler::validate(p)));
     p = {};
@@ -421,7 +431,7 @@ void testValidate() {
     p.repetitionWindow = -1;
     CHECK_OK(asResult(Sampler::validate(p)));
 
-    const auto expectBad = [](SamplerParams bad, const char* field) {
+    const auto expectBad = [](SamplingParams bad, const char* field) {
         CHECK_ERR(asResult(Sampler::validate(bad)), StatusCode::InvalidArgument, field);
     };
     p = {};
@@ -455,7 +465,7 @@ void testValidate() {
     CHECK_ERR(asResult(Sampler::validate(p)), StatusCode::InvalidArgument, "got 1.5");
 
     // Settings that skipped validate() still sample safely (treated as off).
-    SamplerParams wild;
+    SamplingParams wild;
     wild.temperature = kNaN;
     wild.topK = -5;
     wild.topP = 7.0f;
@@ -500,8 +510,7 @@ void testLargeVocabulary() {
     std::sort(sorted.begin(), sorted.end(), std::greater<float>());
 
     // top-k 40 (the default chain): only the 40 best are ever drawn.
-    SamplerParams p; // defaults
-    p.seed = 5;
+    SamplingParams p = usualChain(5);
     p.minP = 0.0f;
     Sampler s(p);
     const auto start = std::chrono::steady_clock::now();
@@ -520,7 +529,7 @@ void testLargeVocabulary() {
     // top-p alone over the whole vocabulary (the incremental sort) matches a full-sort reference.
     // The logit spread puts about a thousand tokens in the nucleus: several sort chunks deep.
     for (float& l : logits) l *= 100.0f / 30.0f;
-    SamplerParams q = plain(1.0f, 6);
+    SamplingParams q = plain(1.0f, 6);
     q.topP = 0.5f;
     const std::vector<int32_t> nucleus = referenceNucleus(logits, q.temperature, q.topP);
     CHECK_MSG(nucleus.size() > 512, "nucleus of " << nucleus.size() << " tokens is too small to test");

@@ -9,6 +9,7 @@
 #include "hearth/engine.h"
 #include "chat/stop_strings.h"
 #include "testdata.h"
+#include "runtime/session_testing.h"
 
 using namespace hearth;
 
@@ -71,7 +72,7 @@ void checkStopStrings(const Model& model) {
     GenerateParams p;
     p.stopStrings = {"med Li", "never appears"};
     std::string streamed;
-    p.onText = [&](std::string_view piece) { streamed += piece; };
+    p.onText = [&](std::string_view piece, const GenerateStats&) { streamed += piece; };
     const GenerateResult r = run(*session.value(), prompt, p);
     CHECK_EQ(int(r.stop), int(StopReason::StopString));
     CHECK_EQ(r.text, plain.text.substr(0, plain.text.find("med Li")));
@@ -111,7 +112,7 @@ void checkLimitsAndCancel(const Model& model) {
     GenerateParams c;
     c.maxTokens = 50;
     c.cancel = &cancel;
-    c.onText = [&](std::string_view) {
+    c.onText = [&](std::string_view, const GenerateStats&) {
         if (++pieces == 5) cancel = true;
     };
     const GenerateResult r = run(*s2.value(), prompt, c);
@@ -129,7 +130,7 @@ void checkLimitsAndCancel(const Model& model) {
     GenerateParams t;
     t.maxTokens = 200;
     t.cancel = &cancel2;
-    t.onText = [&](std::string_view) { ++seen; };
+    t.onText = [&](std::string_view, const GenerateStats&) { ++seen; };
     int seenAtCancel = -1;
     std::thread canceller([&] {
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -150,7 +151,7 @@ void checkLimitsAndCancel(const Model& model) {
 
 int main() {
     test::announce("session", "cpu");
-    setenv("HEARTH_TEST_DECODE_DELAY_MS", "20", 1); // read once, before the first generate
+    SessionTesting::setDecodeDelayMs(20); // time to cancel from another thread mid-reply
     const auto path = test::requireTestData("models/stories260K/stories260K-f32.gguf");
     auto model = Model::load({.path = path.string(), .threads = 1});
     CHECK_OK(model);

@@ -60,7 +60,7 @@ size_t firstNew(const std::vector<int32_t>& ids, size_t from) {
 void expectStopAt(const Model& model, const std::vector<int32_t>& ids, size_t k, GenerateParams p, const char* what) {
     std::string streamed;
     p.maxTokens = int32_t(ids.size());
-    p.onText = [&](std::string_view piece) { streamed += piece; };
+    p.onText = [&](std::string_view piece, const GenerateStats&) { streamed += piece; };
     const GenerateResult r = generate(model, g_prompt, p);
     GenerateParams prefix;
     prefix.maxTokens = int32_t(k);

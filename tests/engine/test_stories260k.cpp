@@ -8,6 +8,7 @@
 #include "test_helpers.h"
 #include "hearth/engine.h"
 #include "testdata.h"
+#include "runtime/session_testing.h"
 
 using namespace hearth;
 
@@ -29,8 +30,8 @@ GenerateResult generate(const Model& model, const Record& r, std::vector<float>*
     p.maxTokens = r.steps + 1 - int(r.promptIds.size());
     p.stopIds = {1};
     p.useModelStopIds = false;
-    p.allLogits = logits;
-    auto result = session.value()->generate(r.promptIds, p);
+    auto result = logits ? SessionTesting::generateWithLogits(*session.value(), r.promptIds, p, *logits)
+                         : session.value()->generate(r.promptIds, p);
     CHECK_OK(result);
     return result.isOk() ? result.value() : GenerateResult{};
 }

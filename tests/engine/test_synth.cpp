@@ -21,6 +21,7 @@
 #include "quant/dequantize.h"
 #include "testdata.h"
 #include "tokenizer/tokenizer.h"
+#include "runtime/session_testing.h"
 
 using namespace hearth;
 namespace fs = std::filesystem;
@@ -170,8 +171,7 @@ void checkTinyShapes() {
             GenerateParams g;
             g.maxTokens = 4;
             g.useModelStopIds = false;
-            g.allLogits = &logits;
-            auto r = session.value()->generate(model.value()->encode("Hello world", true), g);
+            auto r = SessionTesting::generateWithLogits(*session.value(), model.value()->encode("Hello world", true), g, logits);
             CHECK_OK(r);
             if (!r.isOk()) continue;
             CHECK_EQ(r.value().outputIds.size(), size_t(4));

@@ -25,6 +25,7 @@ int main() {
     }
     if (cuda == 0) test::skipTest("no CUDA device (" + report.cudaUnavailableReason + ")"); // 1 if a check failed
     CHECK(report.cudaUnavailableReason.empty());
+    CHECK(report.cudaUnavailable == CudaUnavailable::None);
 
     const auto model = test::requireTestData("models/stories260K/stories260K-f32.gguf");
     auto estimate = estimateMemory(model.string(), 1024, KvType::F16, DeviceKind::Cuda);

@@ -10,30 +10,35 @@
 namespace {
 
 // Why CUDA cannot start, in words a user can act on (the runtime's own strings speak of
-// versions and "insufficient" drivers without saying what is missing). The app sorts these by
-// their words (app/devicestatus.cpp): keep "no NVIDIA driver" and "no CUDA device".
-void describeFailure(cudaError_t err, char* error, int errorBytes) {
+// versions and "insufficient" drivers without saying what is missing), and as a probe code
+// (HEARTH_CUDA_PROBE_*; 0 when the driver works but sees no GPU).
+int describeFailure(cudaError_t err, char* error, int errorBytes) {
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver); // 0 when no driver library could be loaded
     cudaRuntimeGetVersion(&runtime);
     if (err == cudaErrorNoDevice) {
         std::snprintf(error, errorBytes, "no CUDA device found: the NVIDIA driver is installed but sees no NVIDIA GPU");
-    } else if (driver == 0) {
+        return 0;
+    }
+    if (driver == 0) {
         void* libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
         if (!libcuda) {
             std::snprintf(error, errorBytes, "no NVIDIA driver is installed (libcuda.so.1 was not found)");
-            return;
+            return HEARTH_CUDA_PROBE_NO_DRIVER;
         }
         dlclose(libcuda);
         std::snprintf(error, errorBytes, "the NVIDIA driver is installed but does not work (%s); is its kernel "
                                          "module loaded?", cudaGetErrorString(err));
-    } else if (err == cudaErrorInsufficientDriver) {
+        return HEARTH_CUDA_PROBE_DRIVER_BROKEN;
+    }
+    if (err == cudaErrorInsufficientDriver) {
         std::snprintf(error, errorBytes, "the NVIDIA driver is too old: it supports CUDA %d.%d, this build needs "
                                          "CUDA %d.%d; update the driver",
                       driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
-    } else {
-        std::snprintf(error, errorBytes, "CUDA could not start: %s", cudaGetErrorString(err));
+        return HEARTH_CUDA_PROBE_DRIVER_TOO_OLD;
     }
+    std::snprintf(error, errorBytes, "CUDA could not start: %s", cudaGetErrorString(err));
+    return HEARTH_CUDA_PROBE_FAILED;
 }
 
 } // namespace
@@ -47,10 +52,7 @@ extern "C" __attribute__((visibility("default"))) int hearth_cuda_probe(HearthCu
                                                                         int errorBytes) {
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        describeFailure(err, error, errorBytes);
-        return -1;
-    }
+    if (err != cudaSuccess) return describeFailure(err, error, errorBytes);
     int written = 0;
     for (int i = 0; i < count && written < maxDevices; ++i) {
         cudaDeviceProp prop{};

@@ -11,7 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "hearth/engine.h"
+#include "hearth/model.h"
+#include "hearth/session.h"
+#include "hearth/status.h"
 
 namespace hearth {
 
@@ -36,9 +38,18 @@ struct ChatOptions {
     std::string chatTemplate;
 };
 
+// Each piece comes with the generation's statistics so far (tokens count thinking too).
 struct ChatStream {
-    std::function<void(std::string_view)> onContent;   // answer text as it is generated
-    std::function<void(std::string_view)> onReasoning; // thinking text as it is generated
+    std::function<void(std::string_view text, const GenerateStats& stats)> onContent;   // the answer
+    std::function<void(std::string_view text, const GenerateStats& stats)> onReasoning; // the thinking
+};
+
+// A message of a stored conversation, for ChatSession::restore.
+struct StoredMessage {
+    ChatMessage message;
+    // An assistant message's generated ids (its ChatReply::result.outputIds) when they were kept:
+    // the next prompt then holds exactly the tokens the model produced. Empty: from the text.
+    std::vector<int32_t> replyIds;
 };
 
 struct ChatReply {
@@ -50,9 +61,18 @@ struct ChatReply {
 
 class ChatSession {
 public:
-    // Errors: as Session::create; a template that does not parse (DataLoss naming its line).
+    // Errors: as Session::create; InvalidArgument (a template that does not parse, naming its
+    // line; replyReserveTokens < 0).
     static Result<std::unique_ptr<ChatSession>> create(const Model& model, const SessionParams& sessionParams,
                                                        const ChatOptions& options);
+    // A session that continues a stored conversation: `history` becomes history() (invalid UTF-8
+    // replaced). A leading system message takes the place of options.systemPrompt. Nothing is
+    // computed until the next request, which prefills the whole conversation once. Errors: as
+    // create; InvalidArgument (an unknown role, a system message after the first, reply ids on a
+    // message that is not the assistant's or outside the vocabulary).
+    static Result<std::unique_ptr<ChatSession>> restore(const Model& model, const SessionParams& sessionParams,
+                                                        const ChatOptions& options,
+                                                        const std::vector<StoredMessage>& history);
     ~ChatSession();
 
     // False when the model has no chat template: then every message is plain text continued

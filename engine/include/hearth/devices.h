@@ -18,16 +18,34 @@ struct DeviceInfo {
     std::string computeCapability; // "9.0" for CUDA, empty for the CPU
 };
 
+// Why no CUDA device is usable, for a program to act on (the app words its own message from it).
+enum class CudaUnavailable {
+    None,           // at least one CUDA device is listed
+    NotBuilt,       // this build of Hearth has no CUDA backend
+    ModuleMissing,  // the CUDA backend module is missing from the installation
+    LibraryMissing, // the module needs a library (the CUDA runtime, cuBLAS) that is not installed
+    ModuleBroken,   // the module is there but could not be loaded for another reason
+    ModuleMismatch, // the module belongs to another version of Hearth
+    NoDriver,       // no NVIDIA driver is installed
+    DriverBroken,   // the driver is installed but does not work (kernel module not loaded?)
+    DriverTooOld,   // the driver supports an older CUDA than the module needs
+    NoDevice,       // the driver sees no NVIDIA GPU
+    CudaError,      // CUDA failed to start for another reason
+};
+const char* cudaUnavailableName(CudaUnavailable reason); // "none", "not_built", "module_missing", ...
+
 struct DeviceReport {
     std::vector<DeviceInfo> devices; // the CPU first, then each usable CUDA device
     bool cudaBuilt = false;          // this build includes the CUDA backend module
-    // Why no CUDA device is usable ("no NVIDIA driver", "module libhearth_cuda.so not found:
-    // ..."); empty when at least one CUDA device is listed.
+    CudaUnavailable cudaUnavailable = CudaUnavailable::None;
+    // The same in the engine's words, with the details a log needs (the missing library, the
+    // driver and runtime versions); empty when at least one CUDA device is listed.
     std::string cudaUnavailableReason;
 };
 
 // Probes the CPU and (by loading the CUDA backend module at run time) the NVIDIA GPUs.
-// Never fails: problems end up in cudaUnavailableReason. The result is cached after the first call.
+// Never fails: problems end up in cudaUnavailable and cudaUnavailableReason. The result is
+// cached after the first call.
 const DeviceReport& probeDevices();
 // The CPU with its memory read now (probeDevices() keeps its first reading).
 DeviceInfo probeCpuNow();

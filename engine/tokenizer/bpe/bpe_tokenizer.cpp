@@ -1,5 +1,7 @@
 #include "tokenizer/bpe/bpe_tokenizer.h"
 
+#include "base/utf8.h"
+
 #include <algorithm>
 #include <exception>
 
@@ -58,7 +60,7 @@ Result<std::unique_ptr<BpeTokenizer>> BpeTokenizer::create(BpeTokenizerSpec spec
                 continue;
             }
             std::string normalized;
-            if (!t->m_normalizer.apply(replaceInvalidUtf8(token.content), normalized))
+            if (!t->m_normalizer.apply(utf8::sanitize(token.content), normalized))
                 return internalError(spec.source + ": normalizing added token '" + token.content + "' failed");
             if (!normalized.empty()) addToMatcher(t->m_normalizedMatcher, std::move(normalized), token);
         }
@@ -100,7 +102,7 @@ size_t whiteSpaceRunBefore(std::string_view text, size_t end) {
         size_t charStart = begin - 1;
         while (charStart > 0 && (uint8_t(text[charStart]) & 0xC0) == 0x80) --charStart;
         size_t length = 0;
-        if (!isWhiteSpace(decodeUtf8(text, charStart, length))) break;
+        if (!isWhiteSpace(utf8::decode(text, charStart, length))) break;
         begin = charStart;
     }
     return begin;
@@ -111,7 +113,7 @@ size_t whiteSpaceRunAfter(std::string_view text, size_t begin) {
     size_t end = begin;
     while (end < text.size()) {
         size_t length = 0;
-        if (!isWhiteSpace(decodeUtf8(text, end, length))) break;
+        if (!isWhiteSpace(utf8::decode(text, end, length))) break;
         end += length;
     }
     return end;
@@ -122,13 +124,13 @@ bool wordCharBefore(std::string_view text, size_t pos) {
     size_t charStart = pos - 1;
     while (charStart > 0 && (uint8_t(text[charStart]) & 0xC0) == 0x80) --charStart;
     size_t length = 0;
-    return isWordChar(decodeUtf8(text, charStart, length));
+    return isWordChar(utf8::decode(text, charStart, length));
 }
 
 bool wordCharAt(std::string_view text, size_t pos) {
     if (pos >= text.size()) return false;
     size_t length = 0;
-    return isWordChar(decodeUtf8(text, pos, length));
+    return isWordChar(utf8::decode(text, pos, length));
 }
 
 } // namespace
@@ -179,8 +181,8 @@ std::vector<int32_t> BpeTokenizer::encodeImpl(std::string_view text, bool addBos
         if (addBos && addsBos()) out.push_back(m_bosId);
         // Everything below works on valid UTF-8 (PCRE2 and ICU require it).
         std::string cleaned;
-        if (!isValidUtf8(text)) {
-            cleaned = replaceInvalidUtf8(text);
+        if (!utf8::isValid(text)) {
+            cleaned = utf8::sanitize(text);
             text = cleaned;
         }
         // Cleaning moved the offsets of plainRanges: then nothing is matched (callers sanitise

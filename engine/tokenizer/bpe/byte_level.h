@@ -22,10 +22,4 @@ std::string bytesToByteLevel(std::string_view bytes);
 // UTF-8; invalid bytes are kept as they are.
 std::string byteLevelToBytes(std::string_view text);
 
-// Appends the UTF-8 encoding of `c` (c <= U+10FFFF, no surrogates).
-void appendUtf8(std::string& out, char32_t c);
-// Decodes the character at text[pos]; `length` receives its byte count. Invalid UTF-8 gives
-// U+FFFD and the length of the invalid part (utf8::scan's maximal subpart).
-char32_t decodeUtf8(std::string_view text, size_t pos, size_t& length);
-
 } // namespace hearth::bpe

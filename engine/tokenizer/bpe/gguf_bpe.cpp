@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "io/gguf.h"
+#include "io/gguf_keys.h"
 #include "tokenizer/gguf_vocab_reader.h"
 #include "tokenizer/bpe/bpe_loader.h"
 #include "tokenizer/bpe/bpe_tokenizer.h"
@@ -12,10 +13,10 @@ namespace hearth::bpe {
 
 namespace {
 
-constexpr const char* kTokensKey = "tokenizer.ggml.tokens";
-constexpr const char* kTypesKey = "tokenizer.ggml.token_type";
-constexpr const char* kMergesKey = "tokenizer.ggml.merges";
-constexpr const char* kPreKey = "tokenizer.ggml.pre";
+constexpr const char* kTokensKey = gguf_key::kTokens;
+constexpr const char* kTypesKey = gguf_key::kTokenTypes;
+constexpr const char* kMergesKey = gguf_key::kMerges;
+constexpr const char* kPreKey = gguf_key::kTokenizerPre;
 
 } // namespace
 
@@ -47,11 +48,11 @@ Result<std::unique_ptr<Tokenizer>> loadGgufBpeVocab(const io::GgufFile& file) {
         spec.model.ignoreMerges = known->ignoreMerges;
         if (known->nfc) spec.normalization.push_back(NormalizationForm::Nfc);
         spec.preName = preName;
-        HEARTH_ASSIGN(spec.bosId, r.tokenId("tokenizer.ggml.bos_token_id", -1, vocab));
-        HEARTH_ASSIGN(spec.eosId, r.tokenId("tokenizer.ggml.eos_token_id", -1, vocab));
+        HEARTH_ASSIGN(spec.bosId, r.tokenId(gguf_key::kBosId, -1, vocab));
+        HEARTH_ASSIGN(spec.eosId, r.tokenId(gguf_key::kEosId, -1, vocab));
         // llama.cpp's defaults: Llama 3 starts with BOS, Qwen and GPT-2 do not.
-        HEARTH_ASSIGN(spec.addBos, r.flag("tokenizer.ggml.add_bos_token", known->ignoreMerges));
-        HEARTH_ASSIGN(spec.addEos, r.flag("tokenizer.ggml.add_eos_token", false));
+        HEARTH_ASSIGN(spec.addBos, r.flag(gguf_key::kAddBos, known->ignoreMerges));
+        HEARTH_ASSIGN(spec.addEos, r.flag(gguf_key::kAddEos, false));
 
         spec.pieces.resize(vocab);
         spec.kinds.resize(vocab);

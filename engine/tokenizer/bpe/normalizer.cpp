@@ -22,31 +22,6 @@ const icu::Normalizer2* instance(NormalizationForm form, UErrorCode& error) {
 
 } // namespace
 
-bool isValidUtf8(std::string_view text) {
-    for (size_t pos = 0; pos < text.size();) {
-        if (uint8_t(text[pos]) < 0x80) { // the common case, without a call
-            ++pos;
-            continue;
-        }
-        const utf8::Step step = utf8::scan(text, pos);
-        if (step.kind != utf8::Scan::Complete) return false;
-        pos += step.length;
-    }
-    return true;
-}
-
-std::string replaceInvalidUtf8(std::string_view text) {
-    std::string out;
-    out.reserve(text.size() + 8);
-    for (size_t pos = 0; pos < text.size();) {
-        const utf8::Step step = utf8::scan(text, pos);
-        // An incomplete sequence at the very end is invalid too: nothing will complete it.
-        if (step.kind == utf8::Scan::Complete) out.append(text.substr(pos, step.length));
-        else out += utf8::kReplacement;
-        pos += step.length;
-    }
-    return out;
-}
 
 Result<Normalizer> Normalizer::create(std::vector<NormalizationForm> forms, const std::string& where) {
     for (const NormalizationForm form : forms) {

@@ -10,12 +10,6 @@
 
 namespace hearth::bpe {
 
-// Invalid UTF-8 becomes U+FFFD (one per maximal invalid subpart, as Unicode recommends): HF's
-// tokenizers only ever see valid text (Python decodes with errors="replace"). Callers check
-// isValidUtf8 first, so that valid text (nearly all of it) is not copied.
-bool isValidUtf8(std::string_view text);
-std::string replaceInvalidUtf8(std::string_view text);
-
 // HF normalizers that Hearth applies. Anything else is refused at load time, by name.
 enum class NormalizationForm { Nfc, Nfd, Nfkc, Nfkd };
 

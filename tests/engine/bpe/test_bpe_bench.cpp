@@ -9,6 +9,7 @@
 
 #include "bpe_vectors.h"
 #include "check.h"
+#include "base/utf8.h"
 #include "testdata.h"
 
 using namespace hearth;
@@ -71,12 +72,12 @@ int main() {
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator("/usr/share/common-licenses", ec))
         if (entry.is_regular_file(ec)) licences += test::readTextFile(entry.path());
-    if (!licences.empty()) timeEncode(jsonPath, "licence texts", bpe::replaceInvalidUtf8(licences));
+    if (!licences.empty()) timeEncode(jsonPath, "licence texts", utf8::sanitize(licences));
 
     // Random vocabulary tokens glued together: mostly new words.
     std::string random;
     for (size_t i = 0; i < 100000; ++i) random += t.tokenBytes(int32_t(rng() % 151643));
-    random = bpe::replaceInvalidUtf8(random); // glued byte pieces can split characters
+    random = utf8::sanitize(random); // glued byte pieces can split characters
     timeEncode(jsonPath, "random tokens", random);
     return test::finish();
 }

@@ -13,6 +13,7 @@
 
 #include "bpe_vectors.h"
 #include "check.h"
+#include "base/utf8.h"
 #include "testdata.h"
 #include "tokenizer/bpe/bpe_loader.h"
 #include "tokenizer/bpe/byte_level.h"
@@ -26,7 +27,7 @@ namespace {
 
 constexpr int32_t kFirstAdded = 151643; // Qwen's first added token (<|endoftext|>)
 
-bool validUtf8(const std::string& s) { return bpe::isValidUtf8(s); }
+bool validUtf8(const std::string& s) { return utf8::isValid(s); }
 
 // A tiny byte-level BPE: ids 0..255 are the bytes, 256 = "ab", 257 = " ab"; added tokens from 300.
 json tinyTokenizer() {

@@ -1,0 +1,85 @@
+// A loaded model: load it from a GGUF file or a Hugging Face folder, ask what it is, use its
+// tokenizer. Qt-free. Ownership: the caller owns the Model through unique_ptr; every Session and
+// ChatSession made on it keeps a reference, so it must outlive them.
+// Threading: a Model is immutable after load and may be shared by threads.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hearth/devices.h"
+#include "hearth/status.h"
+
+namespace hearth {
+
+struct ModelParams {
+    std::string path;                      // a .gguf file or a Hugging Face folder
+    DeviceKind device = DeviceKind::Cpu;   // Cuda: Unsupported until the CUDA backend lands
+    int32_t threads = 0;                   // CPU threads; 0 = all hardware threads
+    // Quant preset applied at load ("Q4_K_M", "q8_0", "F16", ...; see hearth/quant.h); empty
+    // keeps the types as stored. Unknown names: InvalidArgument listing the valid ones.
+    std::string quant;
+    // Converting already-quantized matrices to another type loses quality; refused unless set.
+    bool allowRequantize = false;
+    // The load's progress, a fraction in [0, 1], on the loading thread (0 first, 1 when done;
+    // between them as a preset converts tensors, the slow part).
+    std::function<void(double fraction)> onProgress;
+    // Set from any thread to stop the load (checked before reading and between converted
+    // tensors): the load then fails with Cancelled.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct ModelInfo {
+    std::string path;
+    std::string format;        // "gguf" or "hf"
+    std::string architecture;  // "llama", "qwen2", "qwen3"
+    std::string name;          // general.name; a Hugging Face folder's name
+    std::string license;       // general.license or the model card's; empty: not stated
+    int32_t vocabSize = 0, hidden = 0, layers = 0, heads = 0, kvHeads = 0, headDim = 0, ffn = 0;
+    int32_t contextLength = 0; // trained maximum
+    int32_t ropeScaledContextLength = 0; // what the RoPE scaling reaches when more; else 0
+    float ropeTheta = 0, rmsEps = 0;
+    std::string ropeScaling;   // "none", "linear", "llama3", "yarn"
+    std::string ropePairing;   // "adjacent" or "rotate-half"
+    bool tiedEmbeddings = false;
+    uint64_t parameterCount = 0;
+    std::map<std::string, int> tensorTypeCounts; // "F32" -> 47
+};
+
+// What the model at `path` (a .gguf file or a Hugging Face folder) is, without loading it: only
+// the GGUF header and tensor table (or config.json, the model card and the safetensors headers)
+// are read. Errors as for Model::load. Any thread.
+Result<ModelInfo> describeModelFile(const std::string& path);
+
+class Model {
+public:
+    // Loads and validates. Errors: NotFound (path), DataLoss (corrupt file, bad shapes),
+    // Unsupported (architecture, tensor type), InvalidArgument, FailedPrecondition (a preset
+    // would re-quantize and allowRequantize is off), Cancelled. Any thread.
+    static Result<std::unique_ptr<Model>> load(const ModelParams& params);
+    ~Model();
+    Model(const Model&) = delete;
+    Model& operator=(const Model&) = delete;
+
+    const ModelInfo& info() const;
+    const ModelParams& params() const; // as given, without onProgress and cancel
+    // Encodes as the model's tokenizer does; addBos prepends BOS when the model adds one.
+    // Special-token text in `text` stays plain text.
+    std::vector<int32_t> encode(std::string_view text, bool addBos) const;
+    std::string decode(const std::vector<int32_t>& ids) const;
+    const std::vector<int32_t>& endOfGenerationIds() const;
+
+private:
+    Model();
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+    friend struct ModelAccess; // the engine's own view (runtime/model_internal.h)
+};
+
+} // namespace hearth

@@ -1,0 +1,20 @@
+// The engine's own view of a public Model: the loaded model and its weights on the device. For
+// runtime/, tools and tests; never part of the public API.
+#pragma once
+
+#include "hearth/model.h"
+
+namespace hearth {
+
+struct LoadedModel;
+class DeviceModel;
+
+struct ModelAccess {
+    static const LoadedModel& loaded(const Model& model);
+    static const DeviceModel& device(const Model& model);
+};
+
+inline const LoadedModel& loadedModel(const Model& model) { return ModelAccess::loaded(model); }
+inline const DeviceModel& deviceModel(const Model& model) { return ModelAccess::device(model); }
+
+} // namespace hearth

@@ -1,0 +1,66 @@
+// The public API is closed: its headers include only each other and the standard library and name
+// no engine-internal type, and the api.* tests include nothing but those headers and the test
+// harness, as the app and hearth-cli must. The check proves itself on planted examples.
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "testdata.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every quoted include of `text` that `allowed` rejects, and (for a public header) every internal
+// type it names.
+std::vector<std::string> violations(const std::string& text, bool (*allowed)(const std::string&), bool header) {
+    static const std::regex include(R"re(^\s*#\s*include\s+"([^"]+)")re");
+    static const std::regex internal(
+        R"re(\b(LoadedModel|DeviceModel|BackendSession|Sampler|SamplerParams|ModelConfig|ModelWeights|Tokenizer|ModelDescription)\b)re");
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    std::string line;
+    std::smatch m;
+    while (std::getline(in, line)) {
+        if (std::regex_search(line, m, include) && !allowed(m[1].str())) out.push_back("includes " + m[1].str());
+        const std::string code = line.substr(0, line.find("//"));
+        if (header && std::regex_search(code, m, internal)) out.push_back("names " + m[1].str());
+    }
+    return out;
+}
+
+bool publicHeader(const std::string& target) { return target.rfind("hearth/", 0) == 0; }
+bool apiTestInclude(const std::string& target) {
+    return publicHeader(target) || target == "check.h" || target == "testdata.h";
+}
+
+void checkFiles(const fs::path& dir, const std::string& prefix, bool (*allowed)(const std::string&), bool header) {
+    int files = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind(prefix, 0) != 0) continue;
+        ++files;
+        for (const std::string& v : violations(hearth::test::readTextFile(entry.path()), allowed, header))
+            CHECK_MSG(false, entry.path().string() << " " << v);
+    }
+    CHECK_MSG(files > 0, "no files in " << dir);
+}
+
+} // namespace
+
+int main() {
+    hearth::test::announce("headers", "cpu");
+    const fs::path source = HEARTH_SOURCE_DIR;
+    checkFiles(source / "engine/include/hearth", "", publicHeader, true);
+    checkFiles(source / "tests/api", "test_", apiTestInclude, false);
+
+    // The check sees what it claims to.
+    CHECK(!violations("#include \"runtime/model_internal.h\"\n", apiTestInclude, false).empty());
+    CHECK(!violations("  const LoadedModel& loaded() const;\n", publicHeader, true).empty());
+    CHECK(!violations("std::unique_ptr<BackendSession> m_state;\n", publicHeader, true).empty());
+    CHECK(violations("#include \"hearth/session.h\"\nSamplingParams sampling; // not a Sampler\n", publicHeader, true).empty());
+    return hearth::test::finish();
+}

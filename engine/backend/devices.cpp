@@ -1,7 +1,6 @@
 // Device discovery: the CPU from /proc, CUDA devices through the run-time loaded backend module.
 #include "hearth/devices.h"
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <climits>
@@ -11,11 +10,10 @@
 #include <sstream>
 #include <thread>
 
-#include "backend/cuda_module_abi.h"
+#include "backend/cuda_module.h"
 
 namespace hearth {
 namespace {
-namespace fs = std::filesystem;
 
 uint64_t meminfoBytes(const std::string& field) {
     std::ifstream in("/proc/meminfo");
@@ -61,46 +59,9 @@ DeviceInfo probeCpuNow() {
 
 namespace {
 
-// Where the CUDA module may be: $HEARTH_CUDA_MODULE, beside the executable's lib folders (build
-// tree and install tree), then the loader's own search path.
-std::vector<std::string> moduleCandidates(const std::string& moduleName) {
-    std::vector<std::string> out;
-    if (const char* env = std::getenv("HEARTH_CUDA_MODULE"); env && *env) out.emplace_back(env);
-    std::error_code ec;
-    fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        fs::path dir = exe.parent_path();
-        for (const fs::path& rel : {fs::path("lib"), fs::path("../lib"), fs::path("../lib/hearth"),
-                                    fs::path("../../lib")}) {
-            fs::path candidate = dir / rel / moduleName;
-            if (fs::exists(candidate, ec)) out.push_back(candidate.lexically_normal().string());
-        }
-    }
-    out.push_back(moduleName);
-    return out;
-}
-
 void setUnavailable(DeviceReport& report, CudaUnavailable why, std::string words) {
     report.cudaUnavailable = why;
     report.cudaUnavailableReason = std::move(words);
-}
-
-// dlerror's "libcudart.so.13: cannot open shared object file: ..." in plain words: which
-// library is missing (libcuda is the driver's).
-void moduleLoadFailure(DeviceReport& report, const std::string& moduleName, const std::string& error) {
-    const size_t missing = error.find(": cannot open shared object file");
-    if (missing == std::string::npos)
-        return setUnavailable(report, CudaUnavailable::ModuleBroken, "the CUDA backend could not be loaded (" + error + ")");
-    const std::string library = error.substr(0, missing);
-    const std::string file = fs::path(library).filename().string();
-    if (file == moduleName)
-        return setUnavailable(report, CudaUnavailable::ModuleMissing, "the CUDA backend could not be loaded: its module " +
-                                                                          moduleName + " is missing from this installation");
-    if (file.rfind("libcuda.so", 0) == 0)
-        return setUnavailable(report, CudaUnavailable::NoDriver,
-                              "the CUDA backend could not be loaded: no NVIDIA driver is installed (" + file + " was not found)");
-    setUnavailable(report, CudaUnavailable::LibraryMissing,
-                   "the CUDA backend could not be loaded: it needs " + library + ", which is not installed");
 }
 
 CudaUnavailable probeFailure(int code) {
@@ -114,30 +75,10 @@ CudaUnavailable probeFailure(int code) {
 }
 
 void probeCuda(DeviceReport& report) {
-    const std::string moduleName = HEARTH_CUDA_MODULE_NAME;
-    report.cudaBuilt = !moduleName.empty();
-    if (!report.cudaBuilt) {
-        return setUnavailable(report, CudaUnavailable::NotBuilt, "this build of Hearth has no CUDA backend");
-    }
-    void* handle = nullptr;
-    std::string firstError; // of the first module file that exists: why it would not load
-    for (const std::string& candidate : moduleCandidates(moduleName)) {
-        handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (handle) break;
-        const char* error = dlerror();
-        std::error_code ec;
-        if (firstError.empty() && error && (fs::exists(candidate, ec) || candidate == moduleName)) firstError = error;
-    }
-    if (!handle) {
-        return moduleLoadFailure(report, moduleName, firstError);
-    }
-    // The module stays loaded for the life of the process (the backend will use it).
-    auto version = reinterpret_cast<HearthCudaAbiVersionFn>(dlsym(handle, "hearth_cuda_abi_version"));
-    auto probe = reinterpret_cast<HearthCudaProbeFn>(dlsym(handle, "hearth_cuda_probe"));
-    if (!version || !probe || version() != HEARTH_CUDA_ABI_VERSION) {
-        return setUnavailable(report, CudaUnavailable::ModuleMismatch,
-                              "the CUDA backend module does not match this version of Hearth");
-    }
+    const CudaModule& module = CudaModule::instance();
+    report.cudaBuilt = module.failure() != CudaUnavailable::NotBuilt;
+    if (!module.usable()) return setUnavailable(report, module.failure(), module.failureReason());
+    const HearthCudaProbeFn probe = module.probe();
     HearthCudaDevice devices[16];
     char error[512] = {};
     int count = probe(devices, 16, error, sizeof error);

@@ -129,6 +129,9 @@ void checkRegenerateWithoutReply(const Model& model) {
 
 int main() {
     test::announce("chat_thinking", "cpu");
+#if !HEARTH_HAS_BPE
+    test::skipTest("needs a byte-level BPE build (HEARTH_BPE) for the Qwen3 tokenizer");
+#endif
     const auto tokenizer = test::requireTestData("models/qwen3-tokenizer/tokenizer.json");
     const auto path = test::writeThinkingQwen3(test::scratchDir("chat_thinking"), tokenizer, kReply);
     if (path.empty()) return test::finish();

@@ -11,6 +11,7 @@
 
 #include "chat/chat_template.h"
 #include "check.h"
+#include "template_cases.h"
 #include "testdata.h"
 
 using hearth::chat::ChatTemplate;
@@ -19,31 +20,7 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-const std::string kTemplateDir = HEARTH_SOURCE_DIR "/tests/data/templates";
-
-// "2025-03-14T09:26:53" -> a normalised std::tm (weekday and day of year filled in).
-std::tm parseIsoTime(const std::string& iso) {
-    std::tm t{};
-    std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &t.tm_year, &t.tm_mon, &t.tm_mday, &t.tm_hour, &t.tm_min, &t.tm_sec);
-    t.tm_year -= 1900;
-    t.tm_mon -= 1;
-    const time_t asUtc = timegm(&t);
-    std::tm normalised{};
-    gmtime_r(&asUtc, &normalised);
-    return normalised;
-}
-
-RenderOptions optionsFrom(const Json& o) {
-    RenderOptions options;
-    options.addGenerationPrompt = o.value("add_generation_prompt", false);
-    options.tools = o.contains("tools") ? o["tools"] : Json();
-    options.extraContext = o.contains("extra") ? o["extra"] : Json::object();
-    if (o.contains("bos_token") && o["bos_token"].is_string()) options.bosToken = o["bos_token"].get<std::string>();
-    if (o.contains("eos_token") && o["eos_token"].is_string()) options.eosToken = o["eos_token"].get<std::string>();
-    const std::tm now = parseIsoTime(o.value("now", "2025-03-14T09:26:53"));
-    options.clock = [now] { return now; };
-    return options;
-}
+const std::string kTemplateDir = hearth::test::templateDir();
 
 std::string visible(const std::string& s) {
     std::string out;
@@ -93,16 +70,13 @@ int main() {
     int failed = 0;
     for (const auto& record : expected["cases"]) {
         const std::string name = record["name"].get<std::string>();
-        const std::string source = record.contains("source")
-                                       ? record["source"].get<std::string>()
-                                       : hearth::test::readTextFile(kTemplateDir + "/" + record["template"].get<std::string>() + ".jinja");
-        auto tmpl = ChatTemplate::parse(source);
+        auto tmpl = ChatTemplate::parse(hearth::test::templateSource(record));
         if (!tmpl.isOk()) {
             std::fprintf(stderr, "  %s: parse failed: %s\n", name.c_str(), tmpl.status().message().c_str());
             ++failed;
             continue;
         }
-        const auto rendered = tmpl->render(record["messages"], optionsFrom(record["options"]));
+        const auto rendered = tmpl->render(record["messages"], hearth::test::renderOptionsFrom(record["options"]));
         bool ok = false;
         if (record.contains("expected")) {
             const std::string want = record["expected"].get<std::string>();

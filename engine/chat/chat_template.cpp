@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <new>
+#include <utility>
+#include <vector>
 
 #include "chat/jinja_eval.h"
 #include "chat/jinja_parser.h"
@@ -14,6 +16,23 @@ std::string located(const char* what, const jinja::TemplateError& e) {
     std::string message = std::string(what);
     if (e.line() > 0) message += " at line " + std::to_string(e.line());
     return message + ": " + e.what();
+}
+
+// Copying and printing data recurse per level of nesting, so data nested absurdly deep (a model's
+// tool-call arguments, say) is refused rather than overflowing the stack. Real data nests a few
+// levels; JSON schemas of tools a few dozen.
+constexpr size_t kMaxDataDepth = 256;
+
+bool nestsTooDeep(const nlohmann::ordered_json& data) {
+    std::vector<std::pair<const nlohmann::ordered_json*, size_t>> pending{{&data, 1}};
+    while (!pending.empty()) {
+        const auto [node, depth] = pending.back();
+        pending.pop_back();
+        if (!node->is_structured()) continue;
+        if (depth > kMaxDataDepth) return true;
+        for (const auto& child : *node) pending.emplace_back(&child, depth + 1);
+    }
+    return false;
 }
 
 std::tm systemLocalTime() {
@@ -43,6 +62,12 @@ Result<ChatTemplate> ChatTemplate::parse(std::string_view source) {
 Result<std::string> ChatTemplate::render(const nlohmann::ordered_json& messages, const RenderOptions& options) const {
     using namespace jinja;
     try {
+        const std::pair<const char*, const nlohmann::ordered_json*> inputs[] = {
+            {"messages", &messages}, {"tools", &options.tools}, {"extraContext", &options.extraContext}};
+        for (const auto& [name, data] : inputs)
+            if (nestsTooDeep(*data))
+                return invalidArgument(std::string("chat template: ") + name + " nest deeper than " +
+                                       std::to_string(kMaxDataDepth) + " levels");
         Limits limits;
         limits.maxOutputBytes = options.limits.maxOutputBytes;
         limits.maxOperations = options.limits.maxOperations;

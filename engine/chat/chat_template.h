@@ -10,7 +10,8 @@
 //     HEARTH_ASSIGN(std::string prompt, tmpl.render(messages, options));
 //
 // Errors (syntax, an undefined variable used where that is an error, raise_exception from the
-// template, a template that loops or recurses without end) come back as a Status whose message
+// template, a template that loops or recurses without end or builds too much data, messages or
+// tools nested over 256 levels deep) come back as a Status whose message
 // names the problem and the template line; nothing throws out of this API.
 #pragma once
 
@@ -35,7 +36,9 @@ struct TemplateAst;
 // Bounds on one render, so that no template can hang or exhaust memory.
 struct TemplateLimits {
     size_t maxOutputBytes = 16u << 20; // the prompt, and any single string built while rendering
-    int64_t maxOperations = 2'000'000; // statements executed + loop iterations + macro calls
+    // Statements executed + loop iterations + macro calls + data built (list and dict elements,
+    // string bytes / 64).
+    int64_t maxOperations = 2'000'000;
     int maxCallDepth = 200;            // nested macro calls
 };
 

@@ -1,5 +1,7 @@
 #include "chat/jinja_eval.h"
 
+#include <vector>
+
 #include "chat/jinja_builtins.h"
 
 namespace hearth::chat::jinja {
@@ -49,7 +51,21 @@ private:
     int64_t m_index;
 };
 
+// The evaluator rendering on this thread, which chargeBuilt() bills.
+thread_local Evaluator* t_rendering = nullptr;
+
+// A string costs one operation per this many bytes: a template may copy the conversation a few
+// times, but not a 16 MB string two million times.
+constexpr size_t kBytesPerOperation = 64;
+
 } // namespace
+
+void chargeBuilt(const Json& built) {
+    if (!t_rendering) return;
+    // Scalars and short strings cost nothing (tick() counts the operation that made them).
+    if (built.is_structured() || (built.is_string() && built.get_ref<const std::string&>().size() >= kBytesPerOperation))
+        t_rendering->chargeData(built);
+}
 
 // ---- scope and output guards ----
 
@@ -81,6 +97,11 @@ Evaluator::Evaluator(const TemplateAst& ast, Limits limits, std::function<std::t
 void Evaluator::setGlobal(const std::string& name, Value value) { m_root.vars[name] = std::move(value); }
 
 std::string Evaluator::render() {
+    struct Billing {
+        Evaluator* outer = t_rendering;
+        explicit Billing(Evaluator* e) { t_rendering = e; }
+        ~Billing() { t_rendering = outer; }
+    } billing(this);
     std::string out;
     OutputGuard guard(*this, out);
     execBody(m_ast.body);
@@ -91,6 +112,27 @@ void Evaluator::tick(int line) {
     if (++m_operations > m_limits.maxOperations) {
         throw TemplateError(line, "template stopped: it exceeded the limit of " + std::to_string(m_limits.maxOperations) +
                                       " operations (an endless or too large loop?)");
+    }
+}
+
+void Evaluator::chargeData(const Json& built) {
+    int64_t cost = 0;
+    std::vector<const Json*> pending{&built};
+    while (!pending.empty()) {
+        const Json& node = *pending.back();
+        pending.pop_back();
+        if (node.is_string()) cost += int64_t(node.get_ref<const std::string&>().size() / kBytesPerOperation);
+        if (node.is_object())
+            for (auto it = node.begin(); it != node.end(); ++it) cost += int64_t(it.key().size() / kBytesPerOperation);
+        if (node.is_structured()) {
+            cost += int64_t(node.size());
+            for (const Json& child : node) pending.push_back(&child);
+        }
+    }
+    m_operations += cost;
+    if (m_operations > m_limits.maxOperations) {
+        throw TemplateError(0, "template stopped: it exceeded the limit of " + std::to_string(m_limits.maxOperations) +
+                                   " operations (the data it builds counts by its size)");
     }
 }
 

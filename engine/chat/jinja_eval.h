@@ -17,7 +17,7 @@ namespace hearth::chat::jinja {
 
 struct Limits {
     size_t maxOutputBytes = 16u << 20;   // the rendered text, and any single string built on the way
-    int64_t maxOperations = 2'000'000;   // statements executed + loop iterations + macro calls
+    int64_t maxOperations = 2'000'000;   // statements + loop iterations + macro calls + data built
     int maxCallDepth = 200;              // nested macro calls (Python would stop near 1000 frames)
     int64_t maxRange = 100'000;          // Jinja's sandbox refuses larger range() calls too
 };
@@ -38,6 +38,8 @@ public:
     const Limits& limits() const { return m_limits; }
     // Counts one unit of work against maxOperations.
     void tick(int line);
+    // Counts the size of a value just built against maxOperations (see chargeBuilt).
+    void chargeData(const Json& built);
     // Throws if a string of `bytes` would exceed the size limit.
     void checkSize(size_t bytes, int line) const;
     // Jinja's getattr (`x.name`) and getitem (`x[key]`), as filters such as map/selectattr use them.

@@ -527,8 +527,8 @@ const std::unordered_map<std::string, TestFn>& testTable() {
             if (v.isData() && o.isData()) return &v.json() == &o.json();
             return false;
         };
-        t["filter"] = [arg](Evaluator&, const Value& v, const CallArgs&, int line) { return isKnownFilter(toStr(v, line)); };
-        t["test"] = [arg](Evaluator&, const Value& v, const CallArgs&, int line) { return isKnownTest(toStr(v, line)); };
+        t["filter"] = [](Evaluator&, const Value& v, const CallArgs&, int line) { return isKnownFilter(toStr(v, line)); };
+        t["test"] = [](Evaluator&, const Value& v, const CallArgs&, int line) { return isKnownTest(toStr(v, line)); };
         return t;
     }();
     return table;

@@ -39,6 +39,12 @@ public:
 class Value;
 class Evaluator;
 
+// Building data is work too: a loop that doubles a list, or wraps it in a new list each time, does
+// little per operation yet builds exponentially or quadratically much. While an Evaluator renders
+// on this thread, every value made through Value::fromJson is charged to its operation budget by
+// size (elements, and string bytes / 64); outside a render this does nothing.
+void chargeBuilt(const Json& built);
+
 struct CallArgs {
     std::vector<Value> positional;
     std::vector<std::pair<std::string, Value>> keyword;
@@ -64,6 +70,7 @@ public:
         return v;
     }
     static Value fromJson(Json j) {
+        chargeBuilt(j);
         Value v;
         v.m_kind = Kind::Data;
         v.m_owner = std::make_shared<const Json>(std::move(j));

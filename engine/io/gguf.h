@@ -23,6 +23,13 @@ enum class GgufValueType : uint32_t {
 };
 const char* ggufValueTypeName(GgufValueType type);
 
+// general.alignment: a power of two from 8 to 64 KiB (the largest page size in use). Anything
+// larger only pads the file, and a fuzzed 0xF6FF0020 once made the writer allocate 4 GB.
+inline constexpr uint64_t kGgufMaxAlignment = 64 * 1024;
+inline constexpr bool isValidGgufAlignment(uint64_t a) {
+    return a >= 8 && a <= kGgufMaxAlignment && (a & (a - 1)) == 0;
+}
+
 // One metadata value. Integers of every width live in `u`/`i`, floats in `f`; `type` keeps the
 // exact stored type so that the writer reproduces the file bit for bit.
 struct GgufValue {
@@ -65,7 +72,7 @@ class GgufFile {
 public:
     // Opens and validates: magic "GGUF", version 3 (2 is accepted too), counts, string lengths,
     // value types, nested arrays (at most 8 deep), keys unique and 1..65535 bytes,
-    // general.alignment (a u32, non-zero multiple of 8; 32 when absent), tensor names unique and
+    // general.alignment (a u32, see isValidGgufAlignment; 32 when absent), tensor names unique and
     // 1..256 bytes (the spec's 64 is exceeded by real files), n_dims 1..4, dimensions non-zero
     // and not overflowing, known ggml type ids (else Unsupported), rows a whole number of
     // blocks, offsets aligned and data inside the file. Bools must be 0 or 1.

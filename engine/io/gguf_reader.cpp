@@ -274,8 +274,9 @@ Status Parser::resolveAlignment(const std::vector<std::pair<std::string, GgufVal
             return corrupt(std::string("metadata key 'general.alignment' must be a u32, got ") +
                            ggufValueTypeName(value.type));
         uint64_t a = *value.asUInt();
-        if (a == 0 || a % 8 != 0)
-            return corrupt("general.alignment " + std::to_string(a) + " is not a non-zero multiple of 8");
+        if (!isValidGgufAlignment(a))
+            return corrupt("general.alignment " + std::to_string(a) + " is not a power of two from 8 to " +
+                           std::to_string(kGgufMaxAlignment));
         alignment = a;
     }
     return Status::ok();

@@ -155,8 +155,9 @@ Status GgufWriter::validate(bool allowLayoutOnly) const {
         if (!keys.insert(key).second) return invalidArgument("GGUF key " + key + " is set twice");
         if (key == "general.alignment") {
             auto a = value.asUInt();
-            if (value.type != GgufValueType::U32 || !a || *a == 0 || *a % 8 != 0 || *a > UINT32_MAX)
-                return invalidArgument("general.alignment must be a u32, a non-zero multiple of 8");
+            if (value.type != GgufValueType::U32 || !a || !isValidGgufAlignment(*a))
+                return invalidArgument("general.alignment must be a u32, a power of two from 8 to " +
+                                       std::to_string(kGgufMaxAlignment));
         }
     }
     std::unordered_set<std::string> names;

@@ -252,6 +252,31 @@ void testBounds() {
     RenderOptions small = defaultOptions();
     small.limits.maxOutputBytes = 100;
     CHECK_ERR(render("{% for i in range(1000) %}abc{% endfor %}", small), StatusCode::InvalidArgument, "exceeds the limit");
+    // Data a template builds counts by its size (found by fuzz_chat_template, see docs/FUZZING.md):
+    // a list doubled 40 times exhausted memory; a list wrapped in a new list each time, or a 10 MB
+    // string copied again and again, hung in quadratic copying while costing one operation each.
+    EXPECT_ERROR("{% set ns = namespace(x=[1]) %}{% for i in range(40) %}{% set ns.x = ns.x + ns.x %}{% endfor %}"
+                 "{{ ns.x | length }}", "line 1: template stopped: it exceeded the limit of 2000000 operations (the data");
+    EXPECT_ERROR("{% set ns = namespace(x=[]) %}{% for i in range(100000) %}{% set ns.x = [ns.x] %}{% endfor %}",
+                 "(the data it builds counts by its size)");
+    EXPECT_ERROR("{% set big = 'x' * 10000000 %}{% for i in range(100000) %}{% set copy = big ~ i %}{% endfor %}",
+                 "(the data it builds counts by its size)");
+    // Modest data building stays well inside the budget: 1000 appends to one list, rebuilt each time.
+    EXPECT_RENDER("{% set ns = namespace(x=[]) %}{% for i in range(1000) %}{% set ns.x = ns.x + [i] %}{% endfor %}"
+                  "{{ ns.x | length }}", "1000");
+    // Data nested absurdly deep (copying and printing it recurse) is refused up front. (Parsed,
+    // not copied: nlohmann::json's copy recurses too.)
+    const auto deepData = [] { return Json::parse(std::string(100000, '[') + std::string(100000, ']')); };
+    auto tmpl = ChatTemplate::parse("{{ messages }}");
+    CHECK_OK(tmpl);
+    if (tmpl.isOk()) {
+        CHECK_OK(tmpl->render(kMessages, defaultOptions()));
+        CHECK_ERR(tmpl->render(deepData(), defaultOptions()), StatusCode::InvalidArgument,
+                  "chat template: messages nest deeper than 256 levels");
+        RenderOptions deepTools = defaultOptions();
+        deepTools.tools = deepData();
+        CHECK_ERR(tmpl->render(kMessages, deepTools), StatusCode::InvalidArgument, "tools nest deeper than 256 levels");
+    }
 }
 
 void testMalformed() {

@@ -272,7 +272,9 @@ void testRealFile(const fs::path& scratch) {
 void testAtomicWriteAndErrors(const fs::path& scratch) {
     GgufWriter w = everyTypeWriter();
     fs::path missingDir = scratch / "no-such-dir" / "x.gguf";
-    CHECK_ERR(st(w.write(missingDir.string())), StatusCode::InvalidArgument, "x.gguf.part: cannot create");
+    // The message names the path asked for and the missing folder, not the .part beside it.
+    CHECK_ERR(st(w.write(missingDir.string())), StatusCode::InvalidArgument,
+              missingDir.string() + ": cannot create: the folder " + missingDir.parent_path().string() + " does not exist");
     CHECK(!fs::exists(missingDir));
     CHECK(!fs::exists(missingDir.string() + ".part"));
 
@@ -327,6 +329,42 @@ void testAtomicWriteAndErrors(const fs::path& scratch) {
     CHECK_OK(GgufFile::parse(MappedFile::fromBuffer("none.gguf", *noneBytes)));
 }
 
+// general.alignment must be a power of two from 8 to 64 KiB. A fuzzed file carried 0xF6FF0020,
+// which the reader took (a multiple of 8) and the writer then padded with 4 GB of zeros.
+void testAlignmentBounds() {
+    const auto withAlignment = [](uint32_t alignment) {
+        GgufWriter w;
+        w.set("general.alignment", GgufValue::u32(alignment));
+        w.addTensor("w", DType::F32, {3}, pattern(12, 5));
+        return w;
+    };
+    for (uint32_t good : {8u, 4096u, 65536u}) {
+        auto bytes = withAlignment(good).serialize();
+        CHECK_OK(bytes);
+        if (!bytes.isOk()) continue;
+        CHECK_EQ(bytes->size() % good, 0u);
+        auto f = GgufFile::parse(MappedFile::fromBuffer("good.gguf", *bytes));
+        CHECK_OK(f);
+        if (f.isOk()) CHECK_EQ(f->alignment(), uint64_t(good));
+    }
+    auto valid = withAlignment(32).serialize();
+    CHECK_OK(valid);
+    if (!valid.isOk()) return;
+    const std::string key = "general.alignment";
+    const size_t keyAt = valid->find(key);
+    CHECK(keyAt != std::string::npos);
+    if (keyAt == std::string::npos) return;
+    for (uint32_t bad : {24u, 131072u, 0xF6FF0020u}) {
+        CHECK_ERR(withAlignment(bad).serialize(), StatusCode::InvalidArgument,
+                  "general.alignment must be a u32, a power of two from 8 to 65536");
+        // The reader sees the same value patched into a valid file (key, u32 type id, value).
+        std::string patched = *valid;
+        std::memcpy(patched.data() + keyAt + key.size() + 4, &bad, 4);
+        CHECK_ERR(GgufFile::parse(MappedFile::fromBuffer("bad.gguf", patched)), StatusCode::DataLoss,
+                  "bad.gguf: general.alignment " + std::to_string(bad) + " is not a power of two from 8 to 65536");
+    }
+}
+
 } // namespace
 
 int main() {
@@ -335,6 +373,7 @@ int main() {
     testEveryTypeRoundTrip(scratch);
     testGetters();
     testAtomicWriteAndErrors(scratch);
+    testAlignmentBounds();
     testRealFile(scratch); // last: exits 77 when the test data is missing
     return hearth::test::finish();
 }

@@ -149,10 +149,10 @@ void testGgufNamedCases() {
     CHECK_ERR(parseGguf(ggufWithTensor(oneTensor, nested(9))), StatusCode::DataLoss,
               "metadata key 'nested' element 0 element 0 element 0 element 0 element 0 element 0 element 0 element 0 nests arrays deeper than 8");
 
-    for (uint32_t bad : {0u, 3u, 7u, 12u}) {
+    for (uint32_t bad : {0u, 3u, 4u, 7u, 12u, 24u, 131072u, 0xF6FF0020u}) {
         Raw kvs = Raw().kvU32("general.alignment", bad);
         CHECK_ERR(parseGguf(ggufWithTensor(oneTensor, kvs)), StatusCode::DataLoss,
-                  "general.alignment " + std::to_string(bad) + " is not a non-zero multiple of 8");
+                  "general.alignment " + std::to_string(bad) + " is not a power of two from 8 to 65536");
     }
     CHECK_ERR(parseGguf(ggufWithTensor(oneTensor, Raw().kvStr("general.alignment", "32"))), StatusCode::DataLoss,
               "'general.alignment' must be a u32, got string");

@@ -61,7 +61,10 @@ Result<std::unique_ptr<BpeModel>> BpeModel::create(const BpeModelSpec& spec) {
     model->m_mergePairs.reserve(spec.merges.size());
     std::string joined;
     for (size_t rank = 0; rank < spec.merges.size(); ++rank) {
-        const auto& [left, right] = spec.merges[rank];
+        // Plain references, not a structured binding: the lambda below captures them, which
+        // clang accepts only from version 16 (Debian 12's is 14).
+        const std::string& left = spec.merges[rank].first;
+        const std::string& right = spec.merges[rank].second;
         const std::string leftBytes = byteLevelToBytes(left);
         const std::string rightBytes = byteLevelToBytes(right);
         const int32_t leftId = model->lookup(leftBytes);

@@ -261,6 +261,12 @@ Result<std::unique_ptr<Tokenizer>> parseTokenizerJson(const std::string& jsonTex
             }
         }
         if (maxId < 0) return r.bad("model.vocab", "the vocabulary is empty");
+        // Ids index the tables below: a stray huge id must not size them (a 96-byte file naming
+        // id 2147483647 asked for 64 GB). Real vocabularies leave few ids unnamed.
+        const int64_t named = int64_t(spec.model.vocab.size() + spec.added.size());
+        if (maxId >= 2 * named + 1024)
+            return dataLoss(path + ": token id " + std::to_string(maxId) + " is far past the " + std::to_string(named) +
+                            " tokens named (ids must run from 0, with few gaps)");
 
         // Pieces and kinds by id.
         spec.pieces.assign(size_t(maxId + 1), std::string());

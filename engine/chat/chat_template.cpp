@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "chat/jinja_eval.h"
-#include "chat/jinja_parser.h"
+#include "chat/jinja/jinja_eval.h"
+#include "chat/jinja/jinja_parser.h"
 
 namespace hearth::chat {
 

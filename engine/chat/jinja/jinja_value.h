@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "chat/jinja_text.h"
+#include "chat/jinja/jinja_text.h"
 
 namespace hearth::chat::jinja {
 

@@ -1,4 +1,4 @@
-#include "chat/jinja_value.h"
+#include "chat/jinja/jinja_value.h"
 
 #include <cmath>
 

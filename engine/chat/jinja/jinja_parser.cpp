@@ -1,12 +1,12 @@
 // The statement half of the Jinja parser (tags and blocks); expressions are in
 // jinja_expr_parser.cpp.
-#include "chat/jinja_parser.h"
+#include "chat/jinja/jinja_parser.h"
 
 #include <algorithm>
 #include <initializer_list>
 
-#include "chat/jinja_builtins.h"
-#include "chat/jinja_parser_impl.h"
+#include "chat/jinja/jinja_builtins.h"
+#include "chat/jinja/jinja_parser_impl.h"
 
 namespace hearth::chat::jinja {
 

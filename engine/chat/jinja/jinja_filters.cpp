@@ -6,8 +6,8 @@
 #include <functional>
 #include <unordered_map>
 
-#include "chat/jinja_builtins.h"
-#include "chat/jinja_eval.h"
+#include "chat/jinja/jinja_builtins.h"
+#include "chat/jinja/jinja_eval.h"
 
 namespace hearth::chat::jinja {
 

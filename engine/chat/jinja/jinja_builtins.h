@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "chat/jinja_value.h"
+#include "chat/jinja/jinja_value.h"
 
 namespace hearth::chat::jinja {
 

@@ -1,11 +1,11 @@
-#include "chat/jinja_lexer.h"
+#include "chat/jinja/jinja_lexer.h"
 #include "base/utf8.h"
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "chat/jinja_text.h"
-#include "chat/jinja_value.h"
+#include "chat/jinja/jinja_text.h"
+#include "chat/jinja/jinja_value.h"
 
 namespace hearth::chat::jinja {
 

@@ -1,4 +1,4 @@
-#include "chat/jinja_text.h"
+#include "chat/jinja/jinja_text.h"
 #include "base/utf8.h"
 
 #include <algorithm>

@@ -3,8 +3,8 @@
 // postfix access, calls, filters (`|`) and tests (`is`) binding tightest.
 #include <algorithm>
 
-#include "chat/jinja_builtins.h"
-#include "chat/jinja_parser_impl.h"
+#include "chat/jinja/jinja_builtins.h"
+#include "chat/jinja/jinja_parser_impl.h"
 
 namespace hearth::chat::jinja {
 

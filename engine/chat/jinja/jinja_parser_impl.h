@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "chat/jinja_ast.h"
-#include "chat/jinja_lexer.h"
+#include "chat/jinja/jinja_ast.h"
+#include "chat/jinja/jinja_lexer.h"
 
 namespace hearth::chat::jinja {
 

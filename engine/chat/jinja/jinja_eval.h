@@ -11,7 +11,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "chat/jinja_ast.h"
+#include "chat/jinja/jinja_ast.h"
 
 namespace hearth::chat::jinja {
 

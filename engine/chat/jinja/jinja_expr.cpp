@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "chat/jinja_builtins.h"
-#include "chat/jinja_eval.h"
+#include "chat/jinja/jinja_builtins.h"
+#include "chat/jinja/jinja_eval.h"
 
 namespace hearth::chat::jinja {
 

@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "chat/jinja_ast.h"
+#include "chat/jinja/jinja_ast.h"
 
 namespace hearth::chat::jinja {
 

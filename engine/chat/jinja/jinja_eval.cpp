@@ -1,8 +1,8 @@
-#include "chat/jinja_eval.h"
+#include "chat/jinja/jinja_eval.h"
 
 #include <vector>
 
-#include "chat/jinja_builtins.h"
+#include "chat/jinja/jinja_builtins.h"
 
 namespace hearth::chat::jinja {
 

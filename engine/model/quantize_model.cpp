@@ -8,24 +8,18 @@
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <thread>
 
+#include "base/thread_pool.h"
 #include "quant/dequantize.h"
 #include "quant/quantize.h"
 
 namespace hearth {
 namespace {
 
-int resolveThreads(int threads) {
-    if (threads > 0) return threads;
-    const unsigned hw = std::thread::hardware_concurrency();
-    return hw ? int(hw) : 1;
-}
-
 // Converts every row of `m` to `to` into `out`. Rows are split into contiguous ranges, one per
 // thread; each row is converted independently, so the bytes do not depend on the split.
 // Returns the first row holding a non-finite value, or -1.
-int64_t convertMatrix(const WeightMatrix& m, DType to, uint64_t outRowBytes, uint8_t* out, int threads) {
+int64_t convertMatrix(const WeightMatrix& m, DType to, uint64_t outRowBytes, uint8_t* out, ThreadPool& pool) {
     std::atomic<int64_t> badRow{std::numeric_limits<int64_t>::max()};
     auto work = [&](int64_t begin, int64_t end) {
         std::vector<float> row(size_t(m.cols));
@@ -41,12 +35,7 @@ int64_t convertMatrix(const WeightMatrix& m, DType to, uint64_t outRowBytes, uin
             quantizeRow(to, row.data(), out + uint64_t(r) * outRowBytes, m.cols); // F32/F16/BF16 too
         }
     };
-    const int64_t n = std::max<int64_t>(1, std::min<int64_t>(threads, m.rows));
-    std::vector<std::thread> pool;
-    pool.reserve(size_t(n - 1));
-    for (int64_t t = 1; t < n; ++t) pool.emplace_back(work, m.rows * t / n, m.rows * (t + 1) / n);
-    work(0, m.rows / n);
-    for (std::thread& th : pool) th.join();
+    pool.parallelFor(m.rows, work);
     const int64_t bad = badRow.load();
     return bad == std::numeric_limits<int64_t>::max() ? -1 : bad;
 }
@@ -114,7 +103,7 @@ Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize,
                                  " does not fit rows of " + std::to_string(p.matrix->cols));
     }
 
-    const int nThreads = resolveThreads(threads);
+    ThreadPool pool(threads);
     std::vector<std::pair<WeightMatrix*, WeightMatrix>> converted; // rebound only when all succeed
     std::vector<std::shared_ptr<const void>> buffers;
     const int total = int(std::count_if(plan.begin(), plan.end(), [](const PlannedTensor& p) { return p.from != p.to; }));
@@ -125,7 +114,7 @@ Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize,
         const WeightMatrix& m = *p.matrix;
         const uint64_t outRowBytes = *rowBytes(p.to, uint64_t(m.cols));
         auto buffer = std::make_shared<std::vector<uint8_t>>(outRowBytes * uint64_t(m.rows));
-        const int64_t badRow = convertMatrix(m, p.to, outRowBytes, buffer->data(), nThreads);
+        const int64_t badRow = convertMatrix(m, p.to, outRowBytes, buffer->data(), pool);
         if (badRow >= 0)
             return dataLoss(model.path + ": tensor " + m.name + ": row " + std::to_string(badRow) +
                             " holds a NaN or infinite value; it cannot be quantized");

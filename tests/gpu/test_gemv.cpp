@@ -6,6 +6,7 @@
 // Quantized types read x as X8 (int8 per 16 with a scale), so each is judged twice, each output
 // row on its own: against the reference on the X8 values themselves (the kernel's own arithmetic:
 // fp32 rounding only), and against the reference on the fp32 x (what the 8-bit activation costs).
+#include "base/thread_pool.h"
 #include "check.h"
 #include "testdata.h"
 
@@ -64,11 +65,8 @@ uint64_t splitmix(uint64_t& s) {
 }
 
 void parallelFor(int64_t n, const std::function<void(int64_t, int64_t)>& f) {
-    const int64_t threads = std::max(1u, std::thread::hardware_concurrency());
-    const int64_t chunk = (n + threads - 1) / threads;
-    std::vector<std::thread> pool;
-    for (int64_t b = 0; b < n; b += chunk) pool.emplace_back(f, b, std::min(n, b + chunk));
-    for (auto& t : pool) t.join();
+    static ThreadPool pool(0); // every hardware thread
+    pool.parallelFor(n, f);
 }
 
 // A random finite fp16 scale with random mantissa (|d| in [2^-11, 2^-9)), optionally signed.

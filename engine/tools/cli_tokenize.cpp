@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tokenizer/tokenizer.h"
+#include "hearth/tokenizer.h"
 #include "tools/cli_args.h"
 
 namespace hearth::cli {
@@ -16,9 +16,9 @@ int tokenizeCommand(const std::vector<std::string>& argv) {
     if (!parsed.isOk()) return usageError(parsed.status().message());
     const Args& args = parsed.value();
     if (!args.value("-m")) return usageError("tokenize needs -m MODEL_OR_TOKENIZER");
-    auto tokenizer = loadTokenizer(*args.value("-m"));
+    auto tokenizer = TextTokenizer::load(*args.value("-m"));
     if (!tokenizer.isOk()) return fail(tokenizer.status());
-    const Tokenizer& tok = *tokenizer.value();
+    const TextTokenizer& tok = *tokenizer.value();
     const std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
 
     if (args.has("--decode")) {

@@ -7,6 +7,7 @@
 //   hearth/chat.h      conversations with the model's chat template
 //   hearth/devices.h   the CPU and CUDA devices this machine offers
 //   hearth/status.h    Status and Result<T>
+//   hearth/tokenizer.h a model's tokenizer alone, without its weights
 #pragma once
 
 #include "hearth/chat.h"
@@ -17,3 +18,4 @@
 #include "hearth/sampling.h"
 #include "hearth/session.h"
 #include "hearth/status.h"
+#include "hearth/tokenizer.h"

@@ -104,4 +104,21 @@ fs::path writeThinkingQwen3(const fs::path& dir, const fs::path& qwen3TokenizerJ
     return out;
 }
 
+std::string writeTinyQwen3(const std::filesystem::path& dir, const std::filesystem::path& tokenizerJson,
+                           const std::string& name, uint64_t seed) {
+    std::ofstream(dir / "config.json") << R"({"model_type":"qwen3","vocab_size":151936,"hidden_size":64,
+        "intermediate_size":128,"num_hidden_layers":1,"num_attention_heads":2,"num_key_value_heads":1,
+        "head_dim":32,"max_position_embeddings":2048,"rms_norm_eps":1e-6,"rope_theta":1000000,
+        "tie_word_embeddings":true,"hidden_act":"silu"})";
+    SynthParams p;
+    p.configPath = (dir / "config.json").string();
+    p.tokenizerPath = tokenizerJson.string();
+    p.preset = QuantPreset::Q8_0;
+    p.seed = seed;
+    p.outputPath = (dir / name).string();
+    const Status written = writeSynthModel(p);
+    CHECK_MSG(written.isOk(), written.message());
+    return written.isOk() ? p.outputPath : std::string();
+}
+
 } // namespace hearth::test

@@ -10,6 +10,7 @@
 
 #include "chat/chat_template.h"
 #include "check.h"
+#include "scripted_model.h"
 #include "hearth/chat.h"
 #include "io/gguf.h"
 #include "model/model_loader.h"
@@ -173,23 +174,8 @@ void checkCliOnStories(const fs::path& stories, const std::string& llama2) {
 #if HEARTH_HAS_BPE
 constexpr int32_t kImEnd = 151645;
 
-std::string writeQwen3(const fs::path& tokenizer) {
-    std::ofstream(g_dir / "config.json") << R"({"model_type":"qwen3","vocab_size":151936,"hidden_size":64,
-        "intermediate_size":128,"num_hidden_layers":1,"num_attention_heads":2,"num_key_value_heads":1,
-        "head_dim":32,"max_position_embeddings":2048,"rms_norm_eps":1e-6,"rope_theta":1000000,
-        "tie_word_embeddings":true,"hidden_act":"silu"})";
-    SynthParams p;
-    p.configPath = (g_dir / "config.json").string();
-    p.tokenizerPath = tokenizer.string();
-    p.preset = QuantPreset::Q8_0;
-    p.seed = 3;
-    p.outputPath = (g_dir / "qwen3.gguf").string();
-    CHECK_OK(writeSynthModel(p));
-    return p.outputPath;
-}
-
 void checkQwen3(const fs::path& tokenizer) {
-    const std::string path = writeQwen3(tokenizer);
+    const std::string path = test::writeTinyQwen3(g_dir, tokenizer, "qwen3.gguf", 3);
     auto loaded = Model::load({.path = path, .threads = 1});
     CHECK_OK(loaded);
     if (!loaded.isOk()) return;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check.h"
+#include "scripted_model.h"
 #include "hearth/chat.h"
 #include "synth/synth.h"
 #include "testdata.h"
@@ -18,21 +19,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int32_t kImEnd = 151645;
-
-std::string writeModel(const fs::path& dir, const fs::path& tokenizerDir, const std::string& name) {
-    std::ofstream(dir / "config.json") << R"({"model_type":"qwen3","vocab_size":151936,"hidden_size":64,
-        "intermediate_size":128,"num_hidden_layers":1,"num_attention_heads":2,"num_key_value_heads":1,
-        "head_dim":32,"max_position_embeddings":2048,"rms_norm_eps":1e-6,"rope_theta":1000000,
-        "tie_word_embeddings":true,"hidden_act":"silu"})";
-    SynthParams p;
-    p.configPath = (dir / "config.json").string();
-    p.tokenizerPath = (tokenizerDir / "tokenizer.json").string();
-    p.preset = QuantPreset::Q8_0;
-    p.seed = 11;
-    p.outputPath = (dir / name).string();
-    CHECK_OK(writeSynthModel(p));
-    return p.outputPath;
-}
 
 size_t commonPrefix(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
     return size_t(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
@@ -89,7 +75,7 @@ void checkVerbatimTemplate(const fs::path& dir, const fs::path& tokenizerDir) {
         "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}"
         "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
     std::ofstream(dir / "tok" / "tokenizer_config.json") << config.dump();
-    const std::string path = writeModel(dir, dir / "tok", "verbatim.gguf");
+    const std::string path = test::writeTinyQwen3(dir, dir / "tok" / "tokenizer.json", "verbatim.gguf", 11);
     auto model = Model::load({.path = path, .threads = 1});
     CHECK_OK(model);
     if (!model.isOk()) return;
@@ -115,7 +101,7 @@ int main() {
     test::announce("chat_qwen", "cpu");
     const fs::path tokenizerDir = test::requireTestData("models/qwen3-tokenizer");
     const fs::path dir = test::scratchDir("chat_qwen");
-    const std::string path = writeModel(dir, tokenizerDir, "qwen3.gguf");
+    const std::string path = test::writeTinyQwen3(dir, tokenizerDir / "tokenizer.json", "qwen3.gguf", 11);
     auto model = Model::load({.path = path, .threads = 1});
     CHECK_OK(model);
     if (model.isOk()) checkQwen3Template(*model.value());

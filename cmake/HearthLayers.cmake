@@ -23,5 +23,5 @@ set(HEARTH_LAYER_DEPS_export base quant io tokenizer model)
 set(HEARTH_LAYER_DIRS_synth synth)
 set(HEARTH_LAYER_DEPS_synth base quant io tokenizer model sampling)
 set(HEARTH_LAYER_DIRS_runtime runtime)
-set(HEARTH_LAYER_DEPS_runtime base quant io tokenizer chat model sampling backend export)
+set(HEARTH_LAYER_DEPS_runtime base quant io tokenizer chat model sampling backend export synth)
 

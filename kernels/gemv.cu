@@ -14,8 +14,11 @@ int blockElems(GemvType type) {
     case GemvType::Q5_K:
     case GemvType::Q6_K: return 256;
     case GemvType::Q8_0:
-    case GemvType::Q4_0: return 32;
+    case GemvType::Q4_0:
+    case GemvType::Q5_0: return 32;
     case GemvType::BF16: return 8;
+    case GemvType::F16:
+    case GemvType::F32: return 1; // the generic kernel takes any k
     }
     return 0;
 }
@@ -30,11 +33,21 @@ cudaError_t dispatch(GemvType type, const detail::GemvCall& call) {
     case GemvType::Q8_0: return detail::gemvQ8_0(call);
     case GemvType::Q4_0: return detail::gemvQ4_0(call);
     case GemvType::BF16: return detail::gemvBF16(call);
+    case GemvType::F32:
+    case GemvType::F16:
+    case GemvType::Q5_0:
+        if (call.variant) return cudaErrorInvalidValue; // no experiments for the generic kernel
+        return detail::gemvGeneric(type, call);
     }
     return cudaErrorInvalidValue;
 }
 
 } // namespace
+
+bool gemvTakesX8(GemvType type) {
+    return type == GemvType::Q4_K || type == GemvType::Q5_K || type == GemvType::Q6_K || type == GemvType::Q8_0 ||
+           type == GemvType::Q4_0;
+}
 
 bool gemvSupports(GemvType type, int n, int k) {
     const int block = blockElems(type);

@@ -27,6 +27,7 @@ cudaError_t gemvQ6K(const GemvCall& call);
 cudaError_t gemvQ8_0(const GemvCall& call);
 cudaError_t gemvQ4_0(const GemvCall& call);
 cudaError_t gemvBF16(const GemvCall& call);
+cudaError_t gemvGeneric(GemvType type, const GemvCall& call); // F32, F16, Q5_0
 
 // GGUF rows -> the repacked device layout (shape and pointers already checked).
 cudaError_t repackQ6K(const void* gguf, void* dst, int n, int k, cudaStream_t stream);

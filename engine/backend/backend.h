@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -39,8 +40,13 @@ struct StateBytes {
     uint64_t workspace = 0;
 };
 
+// The KV cache's element type (the runtime maps hearth::KvType onto it: backend/ sits below the
+// public API's memory header).
+enum class KvCacheType { F32, F16, BF16 };
+
 struct SessionConfig {
     int32_t contextLength = 0; // KV positions; 0: the model's, capped at 4096
+    KvCacheType kvType = KvCacheType::F32; // the CUDA backend's cache type; the CPU keeps f32 for now
 };
 
 class BackendSession {
@@ -89,15 +95,20 @@ public:
 };
 
 struct DeviceModelParams {
-    DeviceKind kind = DeviceKind::Cpu;
+    DeviceKind kind = DeviceKind::Cpu; // Cpu or Cuda (Auto is resolved by the caller)
     int32_t threads = 0; // CPU threads; 0: all hardware threads
+    int32_t gpu = 0;     // CUDA device ordinal
+    // Upload progress in [0, 1] and cancellation (checked between chunks); either may be null.
+    std::function<void(double)> onProgress;
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // The backend factory, keyed by device kind. The LoadedModel must outlive the DeviceModel.
 // Errors: Unsupported for a device that cannot run models (yet), and the backend's own.
 Result<std::unique_ptr<DeviceModel>> createDeviceModel(const LoadedModel& model, const DeviceModelParams& params);
 
-// Per backend (backend/cpu/cpu_backend.cpp).
+// Per backend (backend/cpu/cpu_backend.cpp, backend/cuda_backend.cpp).
 Result<std::unique_ptr<DeviceModel>> createCpuDeviceModel(const LoadedModel& model, int32_t threads);
+Result<std::unique_ptr<DeviceModel>> createCudaDeviceModel(const LoadedModel& model, const DeviceModelParams& params);
 
 } // namespace hearth

@@ -29,6 +29,12 @@ std::vector<std::string> moduleCandidates(const std::string& moduleName) {
     return out;
 }
 
+template <typename Fn>
+bool resolve(void* handle, const char* name, Fn& fn) {
+    fn = reinterpret_cast<Fn>(dlsym(handle, name));
+    return fn != nullptr;
+}
+
 } // namespace
 
 CudaModule::CudaModule(const std::string& moduleName) {
@@ -54,6 +60,20 @@ CudaModule::CudaModule(const std::string& moduleName) {
         fail(CudaUnavailable::ModuleMismatch, "the CUDA backend module does not match this version of Hearth");
         return;
     }
+    CudaModelApi api;
+    const bool complete = resolve(m_handle, "hearth_cuda_model_load", api.modelLoad) &&
+                          resolve(m_handle, "hearth_cuda_model_free", api.modelFree) &&
+                          resolve(m_handle, "hearth_cuda_model_memory", api.modelMemory) &&
+                          resolve(m_handle, "hearth_cuda_session_create", api.sessionCreate) &&
+                          resolve(m_handle, "hearth_cuda_session_free", api.sessionFree) &&
+                          resolve(m_handle, "hearth_cuda_session_memory", api.sessionMemory) &&
+                          resolve(m_handle, "hearth_cuda_prefill", api.prefill) &&
+                          resolve(m_handle, "hearth_cuda_decode", api.decode);
+    if (!complete) {
+        fail(CudaUnavailable::ModuleMismatch, "the CUDA backend module does not match this version of Hearth");
+        return;
+    }
+    m_api = api;
     m_probe = probe;
 }
 

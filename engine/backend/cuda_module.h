@@ -9,6 +9,18 @@
 
 namespace hearth {
 
+// The module's model and session entry points (ABI 2).
+struct CudaModelApi {
+    HearthCudaModelLoadFn modelLoad = nullptr;
+    HearthCudaModelFreeFn modelFree = nullptr;
+    HearthCudaModelMemoryFn modelMemory = nullptr;
+    HearthCudaSessionCreateFn sessionCreate = nullptr;
+    HearthCudaSessionFreeFn sessionFree = nullptr;
+    HearthCudaSessionMemoryFn sessionMemory = nullptr;
+    HearthCudaPrefillFn prefill = nullptr;
+    HearthCudaDecodeFn decode = nullptr;
+};
+
 class CudaModule {
 public:
     // Finds and loads the module: $HEARTH_CUDA_MODULE, the lib folders beside the executable
@@ -26,6 +38,7 @@ public:
     CudaUnavailable failure() const { return m_failure; }       // None when usable
     const std::string& failureReason() const { return m_reason; } // plain words for logs and the CLI
     HearthCudaProbeFn probe() const { return m_probe; }
+    const CudaModelApi& api() const { return m_api; }
 
 private:
     void fail(CudaUnavailable why, std::string words);
@@ -33,6 +46,7 @@ private:
 
     void* m_handle = nullptr;
     HearthCudaProbeFn m_probe = nullptr;
+    CudaModelApi m_api;
     CudaUnavailable m_failure = CudaUnavailable::None;
     std::string m_reason;
 };

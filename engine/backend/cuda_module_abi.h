@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#define HEARTH_CUDA_ABI_VERSION 1
+#define HEARTH_CUDA_ABI_VERSION 2
 
 extern "C" {
 
@@ -29,5 +29,106 @@ typedef int (*HearthCudaAbiVersionFn)(void);
 // with a reason in `error` (NUL-terminated, at most errorBytes) when the CUDA runtime cannot be
 // used at all. 0 devices: the driver works but sees no GPU.
 typedef int (*HearthCudaProbeFn)(HearthCudaDevice* devices, int maxDevices, char* error, int errorBytes);
+
+// ---- models and sessions (ABI 2) ------------------------------------------------------------
+// The engine describes a loaded model as a table of tensors pointing into host memory (the mapped
+// file or the buffers a preset made); the module uploads, repacks and owns the device copy. A
+// session is one conversation's state on the device. Calls return 0 on success, else a
+// hearth::StatusCode value with a message in `error`. Handles are owned by the engine, which frees
+// every session of a model before the model. One thread at a time per model and its sessions.
+
+typedef struct HearthCudaModel HearthCudaModel;
+typedef struct HearthCudaSession HearthCudaSession;
+
+typedef struct {
+    int code; // hearth::StatusCode; 0 = ok
+    char message[1024];
+} HearthCudaError;
+
+// What a tensor is in the forward pass.
+enum HearthCudaRole {
+    HEARTH_CUDA_TOKEN_EMBD = 0,
+    HEARTH_CUDA_OUTPUT,      // absent when the embeddings are tied
+    HEARTH_CUDA_OUTPUT_NORM,
+    HEARTH_CUDA_ATTN_NORM,
+    HEARTH_CUDA_ATTN_Q,
+    HEARTH_CUDA_ATTN_K,
+    HEARTH_CUDA_ATTN_V,
+    HEARTH_CUDA_ATTN_O,
+    HEARTH_CUDA_ATTN_Q_BIAS,
+    HEARTH_CUDA_ATTN_K_BIAS,
+    HEARTH_CUDA_ATTN_V_BIAS,
+    HEARTH_CUDA_ATTN_Q_NORM,
+    HEARTH_CUDA_ATTN_K_NORM,
+    HEARTH_CUDA_FFN_NORM,
+    HEARTH_CUDA_FFN_GATE,
+    HEARTH_CUDA_FFN_UP,
+    HEARTH_CUDA_FFN_DOWN,
+    HEARTH_CUDA_ROLE_COUNT
+};
+
+typedef struct {
+    int32_t role;     // HearthCudaRole
+    int32_t layer;    // -1 for the model-wide tensors
+    uint32_t type;    // ggml type id (vectors: 0, F32)
+    int64_t rows;     // outputs (vectors: 1)
+    int64_t cols;     // inputs
+    uint64_t rowBytes;
+    const void* data; // host memory, valid for the duration of hearth_cuda_model_load
+} HearthCudaTensor;
+
+typedef struct {
+    int32_t device;
+    int32_t vocab, hidden, layers, heads, kvHeads, headDim, ffn;
+    float rmsEps;
+    int32_t ropeDims;         // rotated dimensions per head
+    int32_t ropeAdjacent;     // 1: pairs (2i, 2i+1); 0: (i, i + ropeDims/2)
+    const float* ropeInvFreq; // [ropeDims/2], host
+    float ropeMagnitude;
+    const int32_t* layerMixers; // [layers]: 0 attention
+    const HearthCudaTensor* tensors;
+    int32_t tensorCount;
+    // Load progress in [0, 1]; a non-zero return cancels the load (code Cancelled). May be null.
+    int (*progress)(void* user, float fraction);
+    void* progressUser;
+} HearthCudaModelDesc;
+
+typedef struct {
+    char deviceName[256];
+    uint64_t deviceTotal, deviceFree; // read when the report is made
+    uint64_t weights, kvCache, recurrentState, workspace, deviceContext;
+} HearthCudaMemory;
+
+// KV cache element types.
+#define HEARTH_CUDA_KV_F32 0
+#define HEARTH_CUDA_KV_F16 1
+#define HEARTH_CUDA_KV_BF16 2
+
+typedef struct {
+    int32_t contextLength;
+    int32_t kvType;       // HEARTH_CUDA_KV_*
+    int32_t prefillChunk; // tokens per prefill call at most
+} HearthCudaSessionDesc;
+
+// Which logits a prefill returns.
+#define HEARTH_CUDA_LOGITS_NONE 0
+#define HEARTH_CUDA_LOGITS_LAST 1
+#define HEARTH_CUDA_LOGITS_ALL 2
+
+typedef int (*HearthCudaModelLoadFn)(const HearthCudaModelDesc* desc, HearthCudaModel** model, HearthCudaError* error);
+typedef void (*HearthCudaModelFreeFn)(HearthCudaModel* model);
+typedef void (*HearthCudaModelMemoryFn)(const HearthCudaModel* model, HearthCudaMemory* memory);
+typedef int (*HearthCudaSessionCreateFn)(HearthCudaModel* model, const HearthCudaSessionDesc* desc,
+                                         HearthCudaSession** session, HearthCudaError* error);
+typedef void (*HearthCudaSessionFreeFn)(HearthCudaSession* session);
+typedef void (*HearthCudaSessionMemoryFn)(const HearthCudaSession* session, HearthCudaMemory* memory);
+// Runs `count` (<= prefillChunk) tokens at positions start.. and writes the logits `which` asks
+// for into `logits` (host; [vocab] or [count][vocab]).
+typedef int (*HearthCudaPrefillFn)(HearthCudaSession* session, const int32_t* tokens, int32_t count, int32_t start,
+                                   int32_t which, float* logits, HearthCudaError* error);
+// Runs `token` at `pos`. With greedy != 0 the argmax of the logits (the CPU sampler's greedy rule)
+// is picked on the device into *sampled; `logits` (host, may be null) receives the [vocab] logits.
+typedef int (*HearthCudaDecodeFn)(HearthCudaSession* session, int32_t token, int32_t pos, int32_t greedy,
+                                  int32_t* sampled, float* logits, HearthCudaError* error);
 
 } // extern "C"

@@ -6,8 +6,8 @@ namespace hearth {
 Result<std::unique_ptr<DeviceModel>> createDeviceModel(const LoadedModel& model, const DeviceModelParams& params) {
     switch (params.kind) {
     case DeviceKind::Cpu: return createCpuDeviceModel(model, params.threads);
-    case DeviceKind::Cuda:
-        return unsupported("the CUDA backend cannot run models yet in this version; use --device cpu");
+    case DeviceKind::Cuda: return createCudaDeviceModel(model, params);
+    case DeviceKind::Auto: return invalidArgument("the device must be chosen before a model is placed on it");
     }
     return invalidArgument("unknown device kind");
 }

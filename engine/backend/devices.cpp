@@ -108,7 +108,12 @@ const DeviceReport& probeDevices() {
 }
 
 const char* deviceKindName(DeviceKind kind) {
-    return kind == DeviceKind::Cuda ? "cuda" : "cpu";
+    switch (kind) {
+    case DeviceKind::Cpu: return "cpu";
+    case DeviceKind::Cuda: return "cuda";
+    case DeviceKind::Auto: return "auto";
+    }
+    return "unknown";
 }
 
 const char* cudaUnavailableName(CudaUnavailable reason) {

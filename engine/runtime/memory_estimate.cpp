@@ -8,7 +8,14 @@
 
 namespace hearth {
 
-const char* kvTypeName(KvType type) { return type == KvType::F16 ? "f16" : "f32"; }
+const char* kvTypeName(KvType type) {
+    switch (type) {
+    case KvType::F32: return "f32";
+    case KvType::F16: return "f16";
+    case KvType::BF16: return "bf16";
+    }
+    return "unknown";
+}
 
 Result<MemoryEstimate> estimateMemory(const std::string& modelPath, int32_t contextLength, KvType kvType,
                                       DeviceKind device) {
@@ -24,7 +31,7 @@ Result<MemoryEstimate> estimateMemory(const ModelDescription& d, int32_t context
     const int64_t context = contextLength > 0 ? contextLength : c.contextLength;
     MemoryEstimate e;
     for (const auto& [name, t] : d.tensors.tensors) e.weightsBytes += t.bytes;
-    const uint64_t elementBytes = kvType == KvType::F16 ? 2 : 4;
+    const uint64_t elementBytes = kvType == KvType::F32 ? 4 : 2;
     // K and V, for the layers whose mixer is attention (the others keep no KV cache).
     const uint64_t perToken = 2ull * uint64_t(c.attentionLayerCount()) * c.kvHeads * c.headDim * elementBytes;
     e.kvBytesPer1024Tokens = perToken * 1024;

@@ -47,7 +47,37 @@ struct Model::Impl {
     std::unique_ptr<DeviceModel> device; // the weights on the chosen device (after `loaded`: it refers to it)
     ModelInfo info;
     ModelParams params;
+    DevicePlacement placement;
 };
+
+namespace {
+
+// Resolves Auto: the asked-for GPU when CUDA lists it, else the CPU with CUDA's reason.
+DevicePlacement choosePlacement(const ModelParams& params) {
+    DevicePlacement p;
+    p.index = params.device == DeviceKind::Cuda ? params.gpu : 0;
+    if (params.device != DeviceKind::Auto) {
+        p.kind = params.device;
+        p.why = "asked for";
+        return p;
+    }
+    const DeviceReport& report = probeDevices();
+    for (const DeviceInfo& d : report.devices)
+        if (d.kind == DeviceKind::Cuda && d.index == params.gpu) {
+            p.kind = DeviceKind::Cuda;
+            p.index = d.index;
+            p.why = "auto: CUDA device " + std::to_string(d.index) + " is usable";
+            return p;
+        }
+    p.kind = DeviceKind::Cpu;
+    p.cudaUnavailable = report.cudaUnavailable;
+    p.why = report.cudaUnavailable != CudaUnavailable::None
+                ? "auto: " + report.cudaUnavailableReason
+                : "auto: there is no CUDA device " + std::to_string(params.gpu);
+    return p;
+}
+
+} // namespace
 
 Result<ModelInfo> describeModelFile(const std::string& path) {
     HEARTH_ASSIGN(const ModelDescription d, describeModel(path));
@@ -85,7 +115,16 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     Impl& d = *model->m_impl;
     d.info = makeModelInfo(loaded.path, loaded.format, loaded.config, loaded.parameterCount, loaded.tensorTypeCounts);
     d.loaded = std::make_unique<LoadedModel>(std::move(loaded));
-    HEARTH_ASSIGN(d.device, createDeviceModel(*d.loaded, {params.device, params.threads}));
+    d.placement = choosePlacement(params);
+    DeviceModelParams placed;
+    placed.kind = d.placement.kind;
+    placed.threads = params.threads;
+    placed.gpu = params.gpu;
+    placed.cancel = params.cancel;
+    const double uploadFrom = preset ? 0.95 : 0.05;
+    placed.onProgress = [&](double f) { report(uploadFrom + (0.999 - uploadFrom) * f); };
+    HEARTH_ASSIGN(d.device, createDeviceModel(*d.loaded, placed));
+    d.placement.name = d.device->deviceInfo().name;
     d.params = params;
     d.params.onProgress = nullptr; // the caller's callback and flag need not outlive the load
     d.params.cancel = nullptr;
@@ -95,6 +134,7 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
 
 const ModelInfo& Model::info() const { return m_impl->info; }
 const ModelParams& Model::params() const { return m_impl->params; }
+const DevicePlacement& Model::placement() const { return m_impl->placement; }
 
 std::vector<int32_t> Model::encode(std::string_view text, bool addBos) const {
     return m_impl->loaded->tokenizer->encode(text, addBos, /*parseSpecial=*/false);

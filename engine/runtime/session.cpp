@@ -44,6 +44,7 @@ struct Session::Impl {
     std::unique_ptr<BackendSession> state;
     std::vector<int32_t> cached;
 
+    Status validateIds(const std::vector<int32_t>& ids) const;
     Status validate(const std::vector<int32_t>& promptIds, const GenerateParams& params) const;
     size_t reusePrefix(const std::vector<int32_t>& promptIds);
     Status prefill(const std::vector<int32_t>& promptIds, size_t from, const GenerateParams& params,
@@ -60,6 +61,9 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, const Sessi
     if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
     SessionConfig config;
     config.contextLength = params.contextLength;
+    config.kvType = params.kvType == KvType::F32   ? KvCacheType::F32
+                    : params.kvType == KvType::BF16 ? KvCacheType::BF16
+                                                    : KvCacheType::F16;
     HEARTH_ASSIGN(auto state, deviceModel(model).createSession(config));
     std::unique_ptr<Session> session(new Session());
     session->m_impl->model = &model;
@@ -87,18 +91,23 @@ MemoryReport Session::memoryReport() const {
     return r;
 }
 
-Status Session::Impl::validate(const std::vector<int32_t>& promptIds, const GenerateParams& params) const {
+Status Session::Impl::validateIds(const std::vector<int32_t>& ids) const {
     const int32_t vocab = loadedModel(*model).config.vocabSize;
     const int32_t contextLength = state->contextLength();
-    if (promptIds.empty()) return invalidArgument("the prompt is empty (no tokens)");
-    if (params.maxTokens < 0) return invalidArgument("the maximum number of tokens must be >= 0");
-    if (int64_t(promptIds.size()) > contextLength)
-        return invalidArgument("the prompt has " + std::to_string(promptIds.size()) +
-                               " tokens, more than the context of " + std::to_string(contextLength));
-    for (int32_t id : promptIds)
+    if (ids.empty()) return invalidArgument("the prompt is empty (no tokens)");
+    if (int64_t(ids.size()) > contextLength)
+        return invalidArgument("the prompt has " + std::to_string(ids.size()) + " tokens, more than the context of " +
+                               std::to_string(contextLength));
+    for (int32_t id : ids)
         if (id < 0 || id >= vocab)
             return invalidArgument("prompt token id " + std::to_string(id) + " is outside the vocabulary of " +
                                    std::to_string(vocab));
+    return Status::ok();
+}
+
+Status Session::Impl::validate(const std::vector<int32_t>& promptIds, const GenerateParams& params) const {
+    if (params.maxTokens < 0) return invalidArgument("the maximum number of tokens must be >= 0");
+    HEARTH_TRY(validateIds(promptIds));
     return Sampler::validate(params.sampling);
 }
 
@@ -146,6 +155,18 @@ Result<int32_t> Session::Impl::decode(int32_t token, Sampler& sampler, std::vect
 
 Result<GenerateResult> Session::generate(const std::vector<int32_t>& promptIds, const GenerateParams& params) {
     return m_impl->generate(promptIds, params, nullptr);
+}
+
+Result<std::vector<float>> Session::evaluate(const std::vector<int32_t>& idsIn) {
+    const std::vector<int32_t> ids = idsIn; // may be cachedTokens(), which this call rewrites
+    Impl& d = *m_impl;
+    d.cached.clear(); // every row is wanted: nothing is reused, and on an error nothing is kept
+    HEARTH_TRY(d.validateIds(ids));
+    d.state->rewindTo(0);
+    std::vector<float> logits;
+    HEARTH_ASSIGN(const int32_t done, d.state->prefill(ids, 0, LogitsWanted::All, logits, nullptr));
+    d.cached.assign(ids.begin(), ids.begin() + done);
+    return logits;
 }
 
 Result<GenerateResult> SessionTesting::generateWithLogits(Session& session, const std::vector<int32_t>& promptIds,

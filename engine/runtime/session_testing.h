@@ -1,6 +1,6 @@
 // Test seams of Session, outside the public API: the logits of every forward pass (reference
-// comparisons) and a delay before each decode step (cancellation tests). Tests and hearth-cli's
-// logits dump only.
+// comparisons) and a delay before each decode step (cancellation tests). Tests only: the public
+// way to teacher-forced logits is Session::evaluate.
 #pragma once
 
 #include <vector>

@@ -151,15 +151,35 @@ Status readSamplingOptions(const Args& args, GenerateParams& gen) {
     return Status::ok();
 }
 
+void Args::splitPositionals(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
+                            const std::map<std::string, std::string>& aliases, std::vector<std::string>& options,
+                            std::vector<std::string>& positionals) {
+    for (size_t i = 0; i < argv.size(); ++i) {
+        const std::string& a = argv[i];
+        if (a.size() < 2 || a[0] != '-') {
+            positionals.push_back(a);
+            continue;
+        }
+        options.push_back(a);
+        std::string name = a.substr(0, a.find('='));
+        if (auto alias = aliases.find(name); alias != aliases.end()) name = alias->second;
+        if (valueOptions.count(name) && a.find('=') == std::string::npos && i + 1 < argv.size())
+            options.push_back(argv[++i]);
+    }
+}
+
+std::string presetNames() {
+    std::string names;
+    for (const QuantPresetInfo& p : quantPresets()) names += (names.empty() ? "" : ", ") + p.name;
+    return names;
+}
+
 Result<std::string> readQuantOption(const Args& args) {
     const auto name = args.value("--quant");
     if (!name) return std::string();
-    std::string names;
-    for (const QuantPresetInfo& p : quantPresets()) {
+    for (const QuantPresetInfo& p : quantPresets())
         if (strcasecmp(p.name.c_str(), name->c_str()) == 0) return *name;
-        names += (names.empty() ? "" : ", ") + p.name;
-    }
-    return invalidArgument("option --quant: unknown preset '" + *name + "' (presets: " + names + ")");
+    return invalidArgument("option --quant: unknown preset '" + *name + "' (presets: " + presetNames() + ")");
 }
 
 Status checkContextLength(const ModelInfo& info, int32_t requested, bool allowLong) {
@@ -206,5 +226,22 @@ int usageError(const std::string& message) {
 }
 
 void warn(const std::string& message) { std::fprintf(stderr, "hearth-cli: warning: %s\n", message.c_str()); }
+
+Status readDeviceOptions(const Args& args, ModelParams& model, SessionParams* session) {
+    const std::string device = args.value("--device").value_or("auto");
+    if (device == "auto") model.device = DeviceKind::Auto;
+    else if (device == "cuda") model.device = DeviceKind::Cuda;
+    else if (device == "cpu") model.device = DeviceKind::Cpu;
+    else return invalidArgument("option --device: unknown device '" + device + "'; expected auto, cpu or cuda");
+    HEARTH_ASSIGN(const int64_t gpu, args.integer("--gpu", 0, 0, 255, "a CUDA device number"));
+    model.gpu = int32_t(gpu);
+    if (!session) return Status::ok();
+    const std::string kv = args.value("--kv-type").value_or("f16");
+    if (kv == "f16") session->kvType = KvType::F16;
+    else if (kv == "bf16") session->kvType = KvType::BF16;
+    else if (kv == "f32") session->kvType = KvType::F32;
+    else return invalidArgument("option --kv-type: unknown type '" + kv + "'; expected f16, bf16 or f32");
+    return Status::ok();
+}
 
 } // namespace hearth::cli

@@ -33,6 +33,11 @@ public:
                           const std::string& note) const;
     // "1,410,22" or "1 410 22" → ids.
     static Result<std::vector<int32_t>> parseIds(const std::string& text, const std::string& what);
+    // Args takes no positional arguments: splits `argv` into `options` (each with its value, for
+    // parse) and `positionals` (words that are neither an option nor an option's value: paths).
+    static void splitPositionals(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
+                                 const std::map<std::string, std::string>& aliases, std::vector<std::string>& options,
+                                 std::vector<std::string>& positionals);
 
 private:
     std::map<std::string, std::string> m_values;
@@ -43,8 +48,13 @@ private:
 // `gen`, whose current values are the defaults. Errors name the option and its allowed values.
 Status readSamplingOptions(const Args& args, GenerateParams& gen);
 
+// Every quant preset's name, "F32, F16, ...", for messages.
+std::string presetNames();
+
 // --quant PRESET (if given) checked against the presets' names: "" when absent.
 Result<std::string> readQuantOption(const Args& args);
+// --device auto|cpu|cuda (default auto), --gpu N and --kv-type f16|bf16|f32 (default f16).
+Status readDeviceOptions(const Args& args, ModelParams& model, SessionParams* session);
 
 // --ctx beyond the context the model was trained for, or that its RoPE scaling extends to, is
 // refused unless `allowLong` (--allow-long-context), which warns on stderr instead.

@@ -44,7 +44,7 @@ void printStats(const LastStats& s, int32_t context) {
 int chatCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
                               {"-m", "--system", "--quant", "--threads", "--ctx", "--temp", "--top-k", "--top-p",
-                               "--min-p", "--repeat-penalty", "--seed", "-n"},
+                               "--min-p", "--repeat-penalty", "--seed", "-n", "--device", "--gpu", "--kv-type"},
                               {"--no-think", "--drop-old", "--allow-long-context"},
                               {{"--model", "-m"}, {"--type", "--quant"}, {"--temperature", "--temp"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());
@@ -67,6 +67,8 @@ int chatCommand(const std::vector<std::string>& argv) {
     mp.path = *args.value("-m");
     mp.threads = int32_t(threads.value());
     mp.quant = quant.value();
+    SessionParams sessionParams{.contextLength = int32_t(ctx.value())};
+    if (Status s = readDeviceOptions(args, mp, &sessionParams); !s.isOk()) return usageError(s.message());
     auto model = Model::load(mp);
     if (!model.isOk()) return fail(model.status());
     if (Status s = checkContextLength(model.value()->info(), int32_t(ctx.value()), args.has("--allow-long-context"));
@@ -76,7 +78,7 @@ int chatCommand(const std::vector<std::string>& argv) {
     options.systemPrompt = args.value("--system").value_or("");
     options.enableThinking = !args.has("--no-think");
     options.overflow = args.has("--drop-old") ? OverflowPolicy::DropOldest : OverflowPolicy::Refuse;
-    auto chat = ChatSession::create(*model.value(), {.contextLength = int32_t(ctx.value())}, options);
+    auto chat = ChatSession::create(*model.value(), sessionParams, options);
     if (!chat.isOk()) return fail(chat.status());
     ChatSession& c = *chat.value();
     if (!options.systemPrompt.empty() && !c.hasTemplate())
@@ -92,7 +94,7 @@ int chatCommand(const std::vector<std::string>& argv) {
     const char* plain = tty ? "\x1b[0m" : "";
     std::fprintf(stderr, "%s (%s) on %s — /reset, /regen, /stats, /exit; Ctrl-C stops a reply\n",
                  model.value()->info().name.c_str(), model.value()->info().architecture.c_str(),
-                 c.session().deviceName().c_str());
+                 (c.session().deviceName() + (mp.device == DeviceKind::Auto ? " (" + model.value()->placement().why + ")" : "")).c_str());
     if (!c.hasTemplate()) std::fprintf(stderr, "note: %s\n", c.modeNote().c_str());
 
     gen.cancel = &g_cancel;

@@ -15,38 +15,16 @@ const std::set<std::string> kValueOptions = {"--quant", "--threads"};
 const std::set<std::string> kFlags = {"--allow-requantize", "--json"};
 const std::map<std::string, std::string> kAliases = {{"--type", "--quant"}};
 
-// Args has no positional arguments: split them off (a word that is not an option or an option's
-// value), keeping the options for Args::parse.
-void splitPositionals(const std::vector<std::string>& argv, std::vector<std::string>& options,
-                      std::vector<std::string>& positionals) {
-    for (size_t i = 0; i < argv.size(); ++i) {
-        const std::string& a = argv[i];
-        if (a.size() > 1 && a[0] == '-') {
-            options.push_back(a);
-            std::string name = a.substr(0, a.find('='));
-            if (auto alias = kAliases.find(name); alias != kAliases.end()) name = alias->second;
-            if (kValueOptions.count(name) && a.find('=') == std::string::npos && i + 1 < argv.size())
-                options.push_back(argv[++i]);
-        } else {
-            positionals.push_back(a);
-        }
-    }
-}
-
 } // namespace
 
 int quantizeCommand(const std::vector<std::string>& argv) {
     std::vector<std::string> options, positionals;
-    splitPositionals(argv, options, positionals);
+    Args::splitPositionals(argv, kValueOptions, kAliases, options, positionals);
     auto parsed = Args::parse(options, kValueOptions, kFlags, kAliases);
     if (!parsed.isOk()) return usageError(parsed.status().message());
     const Args& args = parsed.value();
     if (positionals.size() != 2) return usageError("quantize needs IN and OUT.gguf (got " + std::to_string(positionals.size()) + " paths)");
-    if (!args.value("--quant")) {
-        std::string names;
-        for (const QuantPresetInfo& p : quantPresets()) names += (names.empty() ? "" : ", ") + p.name;
-        return usageError("quantize needs --quant PRESET (" + names + ")");
-    }
+    if (!args.value("--quant")) return usageError("quantize needs --quant PRESET (" + presetNames() + ")");
     auto threads = args.integer("--threads", 0, 0, 1024, "0 = all hardware threads");
     if (!threads.isOk()) return usageError(threads.status().message());
     if (auto checked = readQuantOption(args); !checked.isOk()) return usageError(checked.status().message());

@@ -1,31 +1,57 @@
 // hearth-cli run: load a model, encode the prompt, generate, report text, ids and speed.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "hearth/engine.h"
-#include "io/atomic_file.h"
-#include "runtime/session_testing.h"
 #include "tools/cli_args.h"
 
 namespace hearth::cli {
 namespace {
 
-// NumPy .npy v1.0, float32 little-endian, C order; written atomically (FILE.part, renamed).
-Status writeNpy(io::AtomicFile file, const std::vector<float>& data, size_t rows, size_t cols) {
+namespace fs = std::filesystem;
+
+// Checked before the model loads, so that a bad output path costs no load and no run.
+Status checkOutputFolder(const std::string& path) {
+    const fs::path folder = fs::path(path).parent_path();
+    std::error_code ec;
+    if (folder.empty() || fs::is_directory(folder, ec)) return Status::ok();
+    if (fs::exists(folder, ec)) return invalidArgument(path + ": cannot create: " + folder.string() + " is not a folder");
+    return invalidArgument(path + ": cannot create: the folder " + folder.string() + " does not exist");
+}
+
+// NumPy .npy v1.0, float32 little-endian, C order. Written to FILE.part and renamed when whole,
+// so that a failed write never leaves a truncated FILE to be read as logits.
+Status writeNpy(const std::string& path, const std::vector<float>& data, size_t rows, size_t cols) {
     std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
                          std::to_string(cols) + "), }";
     const size_t unpadded = 10 + header.size() + 1; // magic+version+len, dict, newline
     header.append((64 - unpadded % 64) % 64, ' ');
     header += '\n';
     const uint16_t headerLen = uint16_t(header.size());
-    HEARTH_TRY(file.append("\x93NUMPY\x01\x00", 8));
-    HEARTH_TRY(file.append(&headerLen, 2));
-    HEARTH_TRY(file.append(header.data(), header.size()));
-    HEARTH_TRY(file.append(data.data(), data.size() * sizeof(float)));
-    return file.commit();
+    const std::string part = path + ".part";
+    {
+        std::ofstream out(part, std::ios::binary | std::ios::trunc);
+        out.write("\x93NUMPY\x01\x00", 8);
+        out.write(reinterpret_cast<const char*>(&headerLen), 2);
+        out << header;
+        out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size() * sizeof(float)));
+        if (out.close(), !out) {
+            fs::remove(part);
+            return invalidArgument(path + ": cannot write the logits");
+        }
+    }
+    std::error_code ec;
+    fs::rename(part, path, ec);
+    if (ec) {
+        fs::remove(part);
+        return invalidArgument(path + ": cannot write the logits: " + ec.message());
+    }
+    return Status::ok();
 }
 
 nlohmann::json rateOrNull(double rate) { return rate < 0 ? nlohmann::json(nullptr) : nlohmann::json(rate); }
@@ -39,9 +65,7 @@ Status readRunOptions(const Args& args, ModelParams& model, SessionParams& sessi
     HEARTH_ASSIGN(const int64_t ctx, args.integer("--ctx", 0, 0, 1 << 24, "0 = the model's, at most 4096"));
     model.threads = int32_t(threads);
     session.contextLength = int32_t(ctx);
-    const std::string device = args.value("--device").value_or("cpu");
-    if (device == "cuda") model.device = DeviceKind::Cuda;
-    else if (device != "cpu") return invalidArgument("option --device: unknown device '" + device + "'; expected cpu or cuda");
+    HEARTH_TRY(readDeviceOptions(args, model, &session));
     if (auto stop = args.value("--stop-ids")) {
         HEARTH_ASSIGN(gen.stopIds, Args::parseIds(*stop, "option --stop-ids"));
     }
@@ -82,7 +106,7 @@ void printResult(const GenerateResult& r, const std::vector<int32_t>& prompt, co
 int runCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
                               {"-m", "-p", "--prompt-ids", "-n", "--temp", "--top-k", "--top-p", "--min-p",
-                               "--repeat-penalty", "--seed", "--threads", "--device", "--stop-ids", "--logits-out",
+                               "--repeat-penalty", "--seed", "--threads", "--device", "--gpu", "--kv-type", "--stop-ids", "--logits-out",
                                "--ctx", "--quant"},
                               {"--json", "--allow-requantize", "--allow-long-context"},
                               {{"--model", "-m"}, {"--prompt", "-p"}, {"--n-predict", "-n"}, {"--temperature", "--temp"},
@@ -102,13 +126,9 @@ int runCommand(const std::vector<std::string>& argv) {
         if (!parsedIds.isOk()) return usageError(parsedIds.status().message());
         prompt = parsedIds.value();
     }
-    std::vector<float> logits;
-    std::optional<io::AtomicFile> npy; // first: a bad path should not cost a load and a run
-    if (auto path = args.value("--logits-out")) {
-        auto created = io::AtomicFile::create(*path);
-        if (!created.isOk()) return fail(created.status());
-        npy.emplace(std::move(created).value());
-    }
+    const std::optional<std::string> logitsPath = args.value("--logits-out");
+    if (logitsPath)
+        if (Status s = checkOutputFolder(*logitsPath); !s.isOk()) return fail(s);
     if (modelParams.allowRequantize)
         warn("--allow-requantize: re-quantizing an already-quantized model loses quality");
 
@@ -136,14 +156,21 @@ int runCommand(const std::vector<std::string>& argv) {
             std::fflush(stdout);
         };
     }
-    auto result = npy ? SessionTesting::generateWithLogits(*session.value(), prompt, gen, logits)
-                      : session.value()->generate(prompt, gen);
+    auto result = session.value()->generate(prompt, gen);
     if (!result.isOk()) return fail(result.status());
-    if (npy) {
+    if (logitsPath) {
+        // Every token the generation ran (the prompt, then each reply token fed back), again,
+        // teacher-forced: the logits it sampled from, one row per token.
+        const std::vector<int32_t> ran = session.value()->cachedTokens();
+        auto logits = session.value()->evaluate(ran);
+        if (!logits.isOk()) return fail(logits.status());
         const size_t vocab = size_t(m.info().vocabSize);
-        if (Status s = writeNpy(std::move(*npy), logits, logits.size() / vocab, vocab); !s.isOk()) return fail(s);
+        if (Status s = writeNpy(*logitsPath, logits.value(), ran.size(), vocab); !s.isOk()) return fail(s);
     }
-    printResult(result.value(), prompt, session.value()->deviceName(), json);
+    // Text: the device and, when chosen automatically, why ("[cpu: ...; auto: no NVIDIA driver ...]").
+    std::string device = session.value()->deviceName();
+    if (!json && modelParams.device == DeviceKind::Auto) device += "; " + m.placement().why;
+    printResult(result.value(), prompt, device, json);
     return 0;
 }
 

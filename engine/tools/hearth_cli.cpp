@@ -35,6 +35,12 @@ const char* kSampling =
     "  --repeat-penalty R    a number > 0 (1 = off)\n"
     "  --seed S              an integer >= 0; the same seed gives the same sample\n";
 
+const char* kDevice =
+    "  --device auto|cpu|cuda where to run (default auto: CUDA when a usable GPU is present, else the\n"
+    "                        CPU; the summary line says which and why)\n"
+    "  --gpu N               the CUDA device number (default 0)\n"
+    "  --kv-type f16|bf16|f32 the KV cache's element type on the GPU (default f16)\n";
+
 const char* kContext =
     "  --ctx N               context length in tokens (0 = the model's, at most 4096); more than the\n"
     "                        model was trained for (or its RoPE scaling reaches) is refused\n"
@@ -55,11 +61,12 @@ const std::vector<CommandHelp>& commandHelp() {
                             "  -n N                  tokens to generate at most, an integer >= 0 (default 128)\n") +
                     kSampling + kContext +
                     "  --stop-ids IDS        more token ids that end the generation\n"
-                    "  --threads N           CPU threads, 0 to 1024 (0 = all hardware threads)\n"
-                    "  --device cpu|cuda     where to run (default cpu)\n"
+                    "  --threads N           CPU threads, 0 to 1024 (0 = all hardware threads)\n" +
+                    kDevice +
                     "  --quant PRESET        convert the weights at load (see hearth-cli --help for presets)\n"
                     "  --allow-requantize    let --quant convert already-quantized weights (loses quality)\n"
-                    "  --logits-out FILE.npy every forward pass's logits, float32 [passes x vocab]\n"
+                    "  --logits-out FILE.npy the logits after each token the model ran (the prompt, then each\n"
+                    "                        reply token fed back), float32 [tokens x vocab]\n"
                     "  --json                one JSON object on stdout: ids, text, stop (eos, length, context,\n"
                     "                        stop_string, cancel), rates in tok/s (null when undefined)\n"},
         {"chat", std::string("usage: hearth-cli chat -m MODEL [options]\n"
@@ -72,7 +79,7 @@ const std::vector<CommandHelp>& commandHelp() {
                              "  --no-think            ask thinking models to answer directly\n"
                              "  --drop-old            drop the oldest turns when the context is full (default:\n"
                              "                        refuse the message)\n") +
-                     kSampling + kContext +
+                     kSampling + kContext + kDevice +
                      "  --threads N           CPU threads, 0 to 1024 (0 = all hardware threads)\n"
                      "  --quant PRESET        convert the weights at load\n"},
         {"template", "usage: hearth-cli template -m MODEL --messages FILE.json [options]\n"

@@ -5,6 +5,9 @@
 
 #include "check.h"
 #include "hearth/devices.h"
+#include "hearth/model.h"
+#include "hearth/session.h"
+#include "testdata.h"
 
 using namespace hearth;
 
@@ -29,5 +32,36 @@ int main() {
     CHECK_EQ(names.size(), size_t(int(CudaUnavailable::CudaError) + 1));
     CHECK(names.count("unknown") == 0);
     CHECK_EQ(std::string(cudaUnavailableName(CudaUnavailable::None)), "none");
+
+    // --device auto: CUDA exactly when a device is listed; otherwise the CPU, with CUDA's reason
+    // (on a machine without a driver or without the module, as CI is, the engine still runs).
+    const auto dir = test::requireTestData("models/stories260K");
+    auto model = Model::load({.path = (dir / "stories260K-f32.gguf").string(), .device = DeviceKind::Auto});
+    CHECK_OK(model);
+    if (!model.isOk()) return test::finish();
+    const DevicePlacement& placed = model.value()->placement();
+    std::printf("auto chose %s: %s\n", deviceKindName(placed.kind), placed.why.c_str());
+    CHECK_EQ(placed.kind == DeviceKind::Cuda, anyCuda);
+    CHECK(placed.why.rfind("auto: ", 0) == 0);
+    CHECK(!placed.name.empty());
+    if (!anyCuda) {
+        CHECK(placed.cudaUnavailable == report.cudaUnavailable);
+        CHECK(placed.why == "auto: " + report.cudaUnavailableReason);
+    }
+    auto session = Session::create(*model.value(), {});
+    CHECK_OK(session);
+    if (session.isOk()) {
+        GenerateParams p;
+        p.maxTokens = 4;
+        auto r = session.value()->generate({1, 403}, p);
+        CHECK_OK(r);
+        if (r.isOk()) CHECK_EQ(r->outputIds.size(), size_t(4));
+    }
+    // Asking for CUDA where there is none is an error that says why, not a crash.
+    if (!anyCuda) {
+        auto cuda = Model::load({.path = (dir / "stories260K-f32.gguf").string(), .device = DeviceKind::Cuda});
+        CHECK(!cuda.isOk());
+        if (!cuda.isOk()) std::printf("--device cuda: %s\n", cuda.status().message().c_str());
+    }
     return test::finish();
 }

@@ -14,6 +14,39 @@
 namespace hearth::test {
 namespace fs = std::filesystem;
 
+namespace {
+
+// Qwen3's real vocabulary (151,936 rows) with tiny widths.
+struct TinyQwen3Shape {
+    int hidden = 64, ffn = 128, heads = 2, kvHeads = 1, headDim = 32, context = 2048;
+    bool tiedEmbeddings = true;
+};
+
+// Synth's random model of `shape` carrying the tokenizer at `tokenizerJson`, through a config.json
+// written to `configDir`. `skipTensorData`: header and tensor table only (see SynthParams).
+bool synthTinyQwen3(const fs::path& configDir, const TinyQwen3Shape& shape, const fs::path& tokenizerJson,
+                    QuantPreset preset, uint64_t seed, bool skipTensorData, const fs::path& out) {
+    fs::create_directories(configDir);
+    std::ofstream(configDir / "config.json") << nlohmann::json{
+        {"model_type", "qwen3"}, {"vocab_size", 151936}, {"hidden_size", shape.hidden},
+        {"intermediate_size", shape.ffn}, {"num_hidden_layers", 1}, {"num_attention_heads", shape.heads},
+        {"num_key_value_heads", shape.kvHeads}, {"head_dim", shape.headDim},
+        {"max_position_embeddings", shape.context}, {"rms_norm_eps", 1e-6}, {"rope_theta", 1e6},
+        {"tie_word_embeddings", shape.tiedEmbeddings}, {"hidden_act", "silu"}}.dump();
+    SynthParams p;
+    p.configPath = (configDir / "config.json").string();
+    p.tokenizerPath = tokenizerJson.string();
+    p.preset = preset;
+    p.seed = seed;
+    p.skipTensorData = skipTensorData;
+    p.outputPath = out.string();
+    const Status written = writeSynthModel(p);
+    CHECK_OK(written);
+    return written.isOk();
+}
+
+} // namespace
+
 bool writeScriptedGguf(const fs::path& base, const fs::path& out, const std::vector<int32_t>& chain, int32_t fallback) {
     auto file = io::GgufFile::open(base.string());
     CHECK_OK(file);
@@ -59,26 +92,14 @@ bool writeScriptedGguf(const fs::path& base, const fs::path& out, const std::vec
 }
 
 fs::path writeThinkingQwen3(const fs::path& dir, const fs::path& qwen3TokenizerJson, const ThinkingReply& reply) {
-    // Qwen3's vocabulary with tiny widths; the weights are written by writeScriptedGguf.
-    fs::create_directories(dir / "qwen3-scripted");
-    std::ofstream(dir / "qwen3-scripted/config.json") << nlohmann::json{
-        {"model_type", "qwen3"}, {"vocab_size", 151936}, {"hidden_size", 32}, {"intermediate_size", 32},
-        {"num_hidden_layers", 1}, {"num_attention_heads", 4}, {"num_key_value_heads", 2}, {"head_dim", 8},
-        {"max_position_embeddings", 1024}, {"rms_norm_eps", 1e-6}, {"rope_theta", 1e6},
-        {"tie_word_embeddings", false}, {"hidden_act", "silu"}}.dump();
-    SynthParams synth;
-    synth.configPath = (dir / "qwen3-scripted/config.json").string();
-    synth.tokenizerPath = qwen3TokenizerJson.string();
-    synth.preset = QuantPreset::F32;
-    synth.seed = 1;
-    synth.threads = 1;
-    synth.skipTensorData = true; // only the metadata and tensor table are kept
-    synth.outputPath = (dir / "qwen3-base.gguf").string();
-    const Status st = writeSynthModel(synth);
-    CHECK_OK(st);
-    if (!st.isOk()) return {};
+    // Only the metadata and tensor table are kept: writeScriptedGguf writes the weights.
+    const TinyQwen3Shape shape{.hidden = 32, .ffn = 32, .heads = 4, .kvHeads = 2, .headDim = 8, .context = 1024,
+                               .tiedEmbeddings = false};
+    const fs::path basePath = dir / "qwen3-base.gguf";
+    if (!synthTinyQwen3(dir / "qwen3-scripted", shape, qwen3TokenizerJson, QuantPreset::F32, 1, true, basePath))
+        return {};
 
-    auto base = io::GgufFile::open(synth.outputPath);
+    auto base = io::GgufFile::open(basePath.string());
     CHECK_OK(base);
     if (!base.isOk()) return {};
     auto tok = loadTokenizerFromGguf(base.value());
@@ -99,26 +120,16 @@ fs::path writeThinkingQwen3(const fs::path& dir, const fs::path& qwen3TokenizerJ
     add(reply.answer, false);
     CHECK_EQ(add("<|im_end|>", true), 1u);
     const fs::path out = dir / "qwen3-scripted.gguf";
-    if (!writeScriptedGguf(synth.outputPath, out, chain, chain.back())) return {};
-    fs::remove(synth.outputPath);
+    if (!writeScriptedGguf(basePath, out, chain, chain.back())) return {};
+    fs::remove(basePath);
     return out;
 }
 
 std::string writeTinyQwen3(const std::filesystem::path& dir, const std::filesystem::path& tokenizerJson,
                            const std::string& name, uint64_t seed) {
-    std::ofstream(dir / "config.json") << R"({"model_type":"qwen3","vocab_size":151936,"hidden_size":64,
-        "intermediate_size":128,"num_hidden_layers":1,"num_attention_heads":2,"num_key_value_heads":1,
-        "head_dim":32,"max_position_embeddings":2048,"rms_norm_eps":1e-6,"rope_theta":1000000,
-        "tie_word_embeddings":true,"hidden_act":"silu"})";
-    SynthParams p;
-    p.configPath = (dir / "config.json").string();
-    p.tokenizerPath = tokenizerJson.string();
-    p.preset = QuantPreset::Q8_0;
-    p.seed = seed;
-    p.outputPath = (dir / name).string();
-    const Status written = writeSynthModel(p);
-    CHECK_MSG(written.isOk(), written.message());
-    return written.isOk() ? p.outputPath : std::string();
+    const fs::path out = dir / name;
+    return synthTinyQwen3(dir, TinyQwen3Shape{}, tokenizerJson, QuantPreset::Q8_0, seed, false, out) ? out.string()
+                                                                                                      : std::string();
 }
 
 } // namespace hearth::test

@@ -27,13 +27,14 @@ struct ThinkingReply {
 // template's generation prompt is "<think>" + reasoning + "</think>\n\n" + answer + "<|im_end|>",
 // or, after the prompt of enable_thinking=false (which ends "</think>\n\n"), answer + "<|im_end|>".
 // Returns the model's path; empty (after a failed check) on failure.
-// A one-layer Qwen3-shaped random model (Q8_0, Qwen3's 151,936-row vocabulary) carrying the
-// tokenizer at `tokenizerJson`, written by synth to dir/name; empty (and a failed check) on error.
-std::string writeTinyQwen3(const std::filesystem::path& dir, const std::filesystem::path& tokenizerJson,
-                           const std::string& name, uint64_t seed);
-
 std::filesystem::path writeThinkingQwen3(const std::filesystem::path& dir,
                                          const std::filesystem::path& qwen3TokenizerJson,
                                          const ThinkingReply& reply = {});
+
+// A one-layer Qwen3-shaped random model (Q8_0, Qwen3's 151,936-row vocabulary) carrying the
+// tokenizer at `tokenizerJson`, written by synth to dir/name (its config.json beside it); empty
+// (and a failed check) on error.
+std::string writeTinyQwen3(const std::filesystem::path& dir, const std::filesystem::path& tokenizerJson,
+                           const std::string& name, uint64_t seed);
 
 } // namespace hearth::test

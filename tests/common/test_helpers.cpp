@@ -3,13 +3,13 @@
 #include <sys/wait.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
 #include "check.h"
 #include "hearth/engine.h"
 #include "testdata.h"
-#include "runtime/session_testing.h"
 
 namespace hearth::test {
 
@@ -29,6 +29,24 @@ CliOutcome runCli(const std::filesystem::path& scratch, const std::string& args,
     return o;
 }
 
+namespace {
+std::filesystem::path g_cliScratch;
+} // namespace
+
+std::filesystem::path startCliTest(const std::string& testName) {
+    if (!std::getenv("HEARTH_CLI")) {
+        std::fprintf(stderr, "HEARTH_CLI is not set (run through ctest)\n");
+        std::exit(1);
+    }
+    g_cliScratch = scratchDir(testName);
+    return g_cliScratch;
+}
+
+CliOutcome cli(const std::string& args, const std::string& stdinText) {
+    CHECK_MSG(!g_cliScratch.empty(), "cli() before startCliTest()");
+    return runCli(g_cliScratch, args, stdinText, 120);
+}
+
 std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::vector<int32_t>& ids, int threads,
                                        const std::string& quant) {
     ModelParams params;
@@ -41,11 +59,9 @@ std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::
     auto session = Session::create(*model.value(), {});
     CHECK_OK(session);
     if (!session.isOk()) return {};
-    std::vector<float> logits;
-    GenerateParams p;
-    p.maxTokens = 0;
-    CHECK_OK(SessionTesting::generateWithLogits(*session.value(), ids, p, logits));
-    return logits;
+    auto logits = session.value()->evaluate(ids);
+    CHECK_OK(logits);
+    return logits.isOk() ? std::move(logits).value() : std::vector<float>();
 }
 
 double relativeError(const std::vector<float>& a, const std::vector<float>& ref) {

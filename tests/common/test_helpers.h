@@ -18,6 +18,13 @@ struct CliOutcome {
 CliOutcome runCli(const std::filesystem::path& scratch, const std::string& args, const std::string& stdinText = "",
                   int timeoutSeconds = 300);
 
+// The start of a test of hearth-cli: fails it at once (exit 1) when $HEARTH_CLI is not set — a CLI
+// test that cannot find the CLI has not passed — and returns the test's scratch folder
+// (scratchDir(testName)), where cli() runs.
+std::filesystem::path startCliTest(const std::string& testName);
+// runCli in startCliTest's folder, under a 120 s timeout.
+CliOutcome cli(const std::string& args, const std::string& stdinText = "");
+
 // The logits of a teacher-forced pass over `ids` on a fresh session ([ids x vocab]); empty (and a
 // failed check) when the model does not load. `quant`: a preset applied at load, or empty.
 std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::vector<int32_t>& ids, int threads = 2,

@@ -1,7 +1,6 @@
 // hearth-cli as a user meets it: JSON output of run/inspect/tokenize, --logits-out, and every
 // kind of bad input answered by one line on stderr and a non-zero exit (never a crash or hang).
 
-#include <cstdlib>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -21,7 +20,7 @@ namespace {
 fs::path g_dir;
 
 using Outcome = test::CliOutcome;
-Outcome cli(const std::string& args, const std::string& stdinText = "") { return test::runCli(g_dir, args, stdinText, 120); }
+using test::cli;
 
 // A user error: non-zero exit (not a signal, not the timeout), nothing on stdout, one line on
 // stderr that contains `needle`.
@@ -161,12 +160,8 @@ void checkBadInput(const fs::path& stories) {
 
 int main() {
     test::announce("cli", "cpu");
-    if (!std::getenv("HEARTH_CLI")) {
-        std::fprintf(stderr, "HEARTH_CLI is not set (run through ctest)\n");
-        return 1;
-    }
+    g_dir = test::startCliTest("cli");
     const fs::path stories = test::requireTestData("models/stories260K");
-    g_dir = test::scratchDir("cli");
     checkRun(stories);
     checkInspectAndTokenize(stories);
     checkBadInput(stories);

@@ -26,7 +26,7 @@ struct Chat {
 Chat chat(const std::string& args, const std::vector<std::string>& lines, int prompts = -1) {
     std::string input;
     for (const std::string& line : lines) input += line + "\n";
-    const test::CliOutcome o = test::runCli(g_dir, "chat --temp 0 --threads 1 " + args, input, 120);
+    const test::CliOutcome o = test::cli("chat --temp 0 --threads 1 " + args, input);
     CHECK_MSG(o.exitCode == 0, "chat " << args << ": exit " << o.exitCode << ": " << o.err);
     CHECK_MSG(o.out.find('\x1b') == std::string::npos, "escape codes written to a pipe");
     Chat c{{}, o.err};
@@ -143,13 +143,9 @@ void checkThinking(const Model& qwen, const test::ThinkingReply& reply) {
 
 int main() {
     test::announce("cli_chat", "cpu");
-    if (!std::getenv("HEARTH_CLI")) {
-        std::fprintf(stderr, "HEARTH_CLI is not set (run through ctest)\n");
-        return 1;
-    }
+    g_dir = test::startCliTest("cli_chat");
     const fs::path stories = test::requireTestData("models/stories260K/stories260K-f32.gguf");
     const fs::path tokenizer = test::requireTestData("models/qwen3-tokenizer/tokenizer.json");
-    g_dir = test::scratchDir("cli_chat");
     auto model = Model::load({.path = stories.string(), .threads = 1});
     CHECK_OK(model);
     if (!model.isOk()) return test::finish();

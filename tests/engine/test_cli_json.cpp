@@ -41,10 +41,8 @@ std::vector<Case> contractCases(int32_t stopId) {
 const std::regex kSummary(R"(\[cpu: .+\] prompt 5 tokens, [0-9]+\.[0-9] tok/s; generated 8 tokens, [0-9]+\.[0-9] tok/s; stop: length\n)");
 // ---- End of the contract. ----
 
-fs::path g_dir;
-
 void checkCase(const Case& c, const Model& model, const std::string& args, const std::vector<int32_t>& prompt) {
-    const test::CliOutcome o = test::runCli(g_dir, args + " --json " + c.args, "", 120);
+    const test::CliOutcome o = test::cli(args + " --json " + c.args);
     CHECK_MSG(o.exitCode == 0, c.what << ": exit " << o.exitCode << ": " << o.err);
     const json j = json::parse(o.out, nullptr, false);
     CHECK_MSG(j.is_object(), c.what << ": not a JSON object: " << o.out);
@@ -84,12 +82,8 @@ void checkCase(const Case& c, const Model& model, const std::string& args, const
 
 int main() {
     test::announce("cli_json", "cpu");
-    if (!std::getenv("HEARTH_CLI")) {
-        std::fprintf(stderr, "HEARTH_CLI is not set (run through ctest)\n");
-        return 1;
-    }
+    test::startCliTest("cli_json");
     const fs::path path = test::requireTestData("models/stories260K/stories260K-f32.gguf");
-    g_dir = test::scratchDir("cli_json");
     auto model = Model::load({.path = path.string(), .threads = 1});
     CHECK_OK(model);
     if (!model.isOk()) return test::finish();
@@ -106,12 +100,12 @@ int main() {
     while (k + 1 < ids.size() && std::find(ids.begin(), ids.begin() + k, ids[k]) != ids.begin() + k) ++k;
     CHECK(ids.size() == 40 && k + 1 < ids.size());
     for (const Case& c : contractCases(ids[k])) checkCase(c, *model.value(), args, prompt);
-    const test::CliOutcome stopped = test::runCli(g_dir, args + " --json -n 40 --stop-ids 1," + std::to_string(ids[k]));
+    const test::CliOutcome stopped = test::cli(args + " --json -n 40 --stop-ids 1," + std::to_string(ids[k]));
     const json j = json::parse(stopped.out, nullptr, false);
     CHECK(j.is_object() && j["output_ids"] == json(std::vector<int32_t>(ids.begin(), ids.begin() + k)));
 
     // Plain mode: the same text on stdout, the summary on stderr.
-    const test::CliOutcome plain = test::runCli(g_dir, args + " -n 8");
+    const test::CliOutcome plain = test::cli(args + " -n 8");
     CHECK_EQ(plain.exitCode, 0);
     auto eight = Session::create(*model.value(), {});
     auto reference = eight.value()->generate(prompt, {.maxTokens = 8});

@@ -28,7 +28,7 @@ namespace {
 
 fs::path g_dir;
 
-test::CliOutcome cli(const std::string& args) { return test::runCli(g_dir, args, "", 120); }
+using test::cli;
 
 std::string writeFile(const std::string& name, const std::string& text) {
     std::ofstream(g_dir / name, std::ios::binary) << text;
@@ -232,12 +232,8 @@ void checkQwen3(const fs::path& tokenizer) {
 
 int main() {
     test::announce("cli_template", "cpu");
-    if (!std::getenv("HEARTH_CLI")) {
-        std::fprintf(stderr, "HEARTH_CLI is not set (run through ctest)\n");
-        return 1;
-    }
+    g_dir = test::startCliTest("cli_template");
     const fs::path stories = test::requireTestData("models/stories260K/stories260K-f32.gguf");
-    g_dir = test::scratchDir("cli_template");
     const std::string llama2 = test::readTextFile(test::templateDir() + "/llama2-chat.jinja");
     auto model = Model::load({.path = stories.string(), .threads = 1});
     CHECK_OK(model);

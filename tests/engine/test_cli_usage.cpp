@@ -25,9 +25,7 @@ namespace {
 fs::path g_dir;
 std::string g_stories; // stories260K-f32.gguf: trained for 512 tokens, no chat template
 
-test::CliOutcome cli(const std::string& args, const std::string& stdinText = "") {
-    return test::runCli(g_dir, args, stdinText, 120);
-}
+using test::cli;
 
 size_t lineCount(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
 
@@ -259,12 +257,8 @@ void checkDevicesAndPaths() {
 
 int main() {
     test::announce("cli_usage", "cpu");
-    if (!std::getenv("HEARTH_CLI")) {
-        std::fprintf(stderr, "HEARTH_CLI is not set (run through ctest)\n");
-        return 1;
-    }
+    g_dir = test::startCliTest("cli_usage");
     g_stories = test::requireTestData("models/stories260K/stories260K-f32.gguf").string();
-    g_dir = test::scratchDir("cli_usage");
     checkHelpAndVersion();
     checkUsageErrors();
     checkContextAndRates();

@@ -42,7 +42,8 @@ Layers readTable(const std::string& text) {
         for (const std::string& d : deps[l]) close(d, acc);
     };
     for (const auto& [layer, unused] : deps) close(layer, out.allowed[layer]);
-    // Outside the libraries: the CLI may use any layer; the CUDA module only the ABI and base.
+    // Outside the libraries: the CLI links every layer (api.headers holds its includes to the
+    // public headers); the CUDA module uses only the ABI and base.
     for (const auto& [layer, unused] : deps) out.allowed["tools"].insert(layer);
     out.allowed["tools"].insert("tools");
     out.allowed["cuda-module"] = {"cuda-module", "base", "backend"};

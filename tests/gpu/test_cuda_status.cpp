@@ -2,15 +2,10 @@
 // the matching code and a message that names the call, the CUDA error and file:line; a call that
 // succeeds falls through. Needs the CUDA runtime library but no device: the launcher used here
 // refuses its arguments before it touches one.
-#include "check.h"
-#include "testdata.h"
+#include "gpu_test.h"
 
-#ifndef HEARTH_HAVE_KERNELS // built without CUDA: nothing to test
-int main() {
-    hearth::test::announce("cuda_status", "cuda");
-    hearth::test::skipTest("built without CUDA");
-}
-#else
+HEARTH_GPU_TEST_NEEDS_KERNELS("cuda_status")
+#ifdef HEARTH_HAVE_KERNELS
 
 #include <string>
 
@@ -46,7 +41,7 @@ Status launchQ4K(int k) {
 } // namespace
 
 int main() {
-    test::announce("cuda_status", "cuda");
+    test::startGpuTest("cuda_status", /*needsDevice=*/false);
 
     CHECK_OK(check(cudaSuccess));
     CHECK_EQ(gReached, 1);

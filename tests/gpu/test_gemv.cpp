@@ -6,18 +6,10 @@
 // Quantized types read x as X8 (int8 per 16 with a scale), so each is judged twice, each output
 // row on its own: against the reference on the X8 values themselves (the kernel's own arithmetic:
 // fp32 rounding only), and against the reference on the fp32 x (what the 8-bit activation costs).
-#include "base/thread_pool.h"
-#include "check.h"
-#include "testdata.h"
+#include "gpu_test.h"
 
-#ifndef HEARTH_HAVE_KERNELS // built without CUDA: nothing to test
-int main() {
-    hearth::test::announce("gemv", "cuda");
-    hearth::test::skipTest("built without the CUDA kernels");
-}
-#else
-
-#include <cuda_runtime.h>
+HEARTH_GPU_TEST_NEEDS_KERNELS("gemv")
+#ifdef HEARTH_HAVE_KERNELS
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +21,7 @@ int main() {
 #include <thread>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "hearth_kernels/gemv.h"
 #include "hearth_kernels/gemv_experiments.h"
 #include "quant/dequantize.h"
@@ -284,9 +277,7 @@ void runCase(const TypeCase& tc, int n, int k, bool glu, const std::vector<GemvE
 } // namespace
 
 int main() {
-    test::announce("gemv", "cuda");
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) test::skipTest("no CUDA device");
+    test::startGpuTest("gemv", /*needsDevice=*/true);
 
     // Argument checks: no launch, an error.
     CHECK(gemvSupports(GemvType::Q4_K, 8, 256) && gemvSupports(GemvType::BF16, 1, 8));

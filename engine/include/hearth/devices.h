@@ -7,7 +7,8 @@
 
 namespace hearth {
 
-enum class DeviceKind { Cpu, Cuda };
+// Auto (only as a request, in ModelParams): CUDA when a usable device is present, else the CPU.
+enum class DeviceKind { Cpu, Cuda, Auto };
 
 struct DeviceInfo {
     DeviceKind kind = DeviceKind::Cpu;

@@ -8,6 +8,7 @@
 //   hearth/devices.h   the CPU and CUDA devices this machine offers
 //   hearth/status.h    Status and Result<T>
 //   hearth/tokenizer.h a model's tokenizer alone, without its weights
+//   hearth/synth.h     random-weight test models of real shapes
 #pragma once
 
 #include "hearth/chat.h"
@@ -18,4 +19,5 @@
 #include "hearth/sampling.h"
 #include "hearth/session.h"
 #include "hearth/status.h"
+#include "hearth/synth.h"
 #include "hearth/tokenizer.h"

@@ -24,8 +24,8 @@ struct MemoryReport {
     }
 };
 
-enum class KvType { F32, F16 };
-const char* kvTypeName(KvType type); // "f32" / "f16"
+enum class KvType { F32, F16, BF16 };
+const char* kvTypeName(KvType type); // "f32" / "f16" / "bf16"
 
 struct MemoryEstimate {
     uint64_t weightsBytes = 0;

@@ -20,7 +20,10 @@ namespace hearth {
 
 struct ModelParams {
     std::string path;                      // a .gguf file or a Hugging Face folder
-    DeviceKind device = DeviceKind::Cpu;   // Cuda: Unsupported until the CUDA backend lands
+    // Cpu, Cuda, or Auto: CUDA when a usable device is present, else the CPU (Model::placement()
+    // says which and why). Cpu by default so that a program names the GPU when it wants one.
+    DeviceKind device = DeviceKind::Cpu;
+    int32_t gpu = 0;                       // CUDA device ordinal (NotFound when there is none)
     int32_t threads = 0;                   // CPU threads; 0 = all hardware threads
     // Quant preset applied at load ("Q4_K_M", "q8_0", "F16", ...; see hearth/quant.h); empty
     // keeps the types as stored. Unknown names: InvalidArgument listing the valid ones.
@@ -33,6 +36,14 @@ struct ModelParams {
     // Set from any thread to stop the load (checked before reading and between converted
     // tensors): the load then fails with Cancelled.
     const std::atomic<bool>* cancel = nullptr;
+};
+
+struct DevicePlacement {
+    DeviceKind kind = DeviceKind::Cpu; // Cpu or Cuda
+    int index = 0;
+    std::string name;                  // "NVIDIA H200", the CPU's model name
+    std::string why;                   // "asked for", "auto: CUDA device 0 is usable", "auto: ..."
+    CudaUnavailable cudaUnavailable = CudaUnavailable::None; // auto fell back to the CPU: why
 };
 
 struct ModelInfo {
@@ -69,6 +80,9 @@ public:
 
     const ModelInfo& info() const;
     const ModelParams& params() const; // as given, without onProgress and cancel
+    // Where the weights live (kind, index, name) and why there: "--device auto" and the app show
+    // it ("cpu: no CUDA device: no NVIDIA driver is installed").
+    const DevicePlacement& placement() const;
     // Encodes as the model's tokenizer does; addBos prepends BOS when the model adds one.
     // Special-token text in `text` stays plain text.
     std::vector<int32_t> encode(std::string_view text, bool addBos) const;

@@ -59,6 +59,8 @@ struct GenerateResult {
 
 struct SessionParams {
     int32_t contextLength = 0;        // KV positions; 0 = the model's, capped at 4096
+    // The KV cache's element type on the CUDA backend (the CPU backend keeps f32 for now).
+    KvType kvType = KvType::F16;
 };
 
 class Session {
@@ -77,6 +79,14 @@ public:
     // naming the field); cancellation is not an error (stop == Cancel). On an error the session
     // is reset.
     Result<GenerateResult> generate(const std::vector<int32_t>& promptIds, const GenerateParams& params);
+    // Teacher-forced logits: runs `ids` from position 0 (nothing of the session's state is
+    // reused) and returns, row-major [ids.size() x vocabSize], the logits after each token — row i
+    // scores the token that follows ids[0..i]. The same numbers generate() samples from, for
+    // scoring text, perplexity and comparisons with a reference. Mind the size: a 150k
+    // vocabulary is 0.6 MB per token. Afterwards the session holds exactly `ids`, so a generate()
+    // that continues them reuses that state. Errors: InvalidArgument (empty, longer than the
+    // context, an id outside the vocabulary); on an error the session is reset.
+    Result<std::vector<float>> evaluate(const std::vector<int32_t>& ids);
     // The tokens whose state the session holds (positions 0..n-1).
     const std::vector<int32_t>& cachedTokens() const;
     // Forgets all state (the next generate starts from position 0).

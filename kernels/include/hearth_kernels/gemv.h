@@ -5,7 +5,7 @@
 // cudaError_t (cudaErrorInvalidValue, launching nothing, for a call they do not support).
 //
 // Matrices are row-major: n rows (outputs) of k elements (inputs), k a multiple of the block
-// (256 for K-types, 32 for Q8_0/Q4_0, 8 for BF16).
+// (256 for K-types, 32 for Q8_0/Q4_0/Q5_0, 8 for BF16; any k for F16/F32).
 //
 // Two x forms:
 //  - BF16 weights read x as fp32.
@@ -30,7 +30,11 @@
 namespace hearth::kernels {
 
 // The weight types. Each has one device layout: GGUF's own, or its repack (gemvNeedsRepack).
-enum class GemvType { Q4_K, Q5_K, Q6_K, Q8_0, Q4_0, BF16 };
+// F32, F16 and Q5_0 take the generic kernel (gemv_generic.cu: fp32 x, one warp per row): they
+// are rare in the models people run, so they are correct rather than tuned.
+enum class GemvType { Q4_K, Q5_K, Q6_K, Q8_0, Q4_0, BF16, F32, F16, Q5_0 };
+// True for the types whose GEMV reads x as X8 (launchQuantizeX8); the others read fp32 x.
+bool gemvTakesX8(GemvType type);
 
 // Per-launch options. Zero means "choose from the shape".
 struct GemvLaunch {
@@ -95,8 +99,8 @@ cudaError_t launchGemvRepack(GemvType type, const void* gguf, void* dst, int n, 
 
 // ---- y = W·x -----------------------------------------------------------------------------
 
-// w: n×k in the device layout of `type`; x: X8 (launchQuantizeX8) for the quantized types, k
-// fp32 values for BF16; y: n floats.
+// w: n×k in the device layout of `type`; x: X8 (launchQuantizeX8) where gemvTakesX8(type), else
+// k fp32 values; y: n floats.
 cudaError_t launchGemv(GemvType type, const void* w, const void* x, float* y, int n, int k, cudaStream_t stream,
                        const GemvLaunch& opt = {});
 

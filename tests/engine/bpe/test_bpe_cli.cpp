@@ -3,7 +3,6 @@
 // answered by one line on stderr naming the file.
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -13,23 +12,14 @@
 #include "testdata.h"
 
 using namespace hearth;
-namespace fs = std::filesystem;
-
-namespace {
-
-
-fs::path g_dir;
-
 using Outcome = test::CliOutcome;
-Outcome cli(const std::string& args, const std::string& stdinText) { return test::runCli(g_dir, args, stdinText, 120); }
-
-} // namespace
+using test::cli;
+namespace fs = std::filesystem;
 
 int main() {
     test::announce("bpe_cli", "cpu");
-    if (!std::getenv("HEARTH_CLI")) test::skipTest("HEARTH_CLI is not set (ctest sets it)");
+    const fs::path dir = test::startCliTest("bpe_cli");
     const auto json = test::requireTestData("models/qwen3-tokenizer/tokenizer.json");
-    g_dir = test::scratchDir("bpe_cli");
 
     {   // echo -n "Hello world" | hearth-cli tokenize -m tokenizer.json --json
         const Outcome o = cli("tokenize -m " + json.string() + " --json", "Hello world");
@@ -47,7 +37,7 @@ int main() {
         CHECK_EQ(o.out, std::string("{\"text\":\"Hello world\"}\n"));
     }
     {   // A broken tokenizer.json: one line on stderr naming the file, nothing on stdout.
-        const fs::path bad = g_dir / "tokenizer.json";
+        const fs::path bad = dir / "tokenizer.json";
         std::ofstream(bad) << "{\"model\": {\"type\": \"BPE\", ";
         const Outcome o = cli("tokenize -m " + bad.string(), "Hello");
         CHECK_MSG(o.exitCode > 0 && o.exitCode != 124, "exited with " << o.exitCode);

@@ -1,0 +1,122 @@
+// The module's C entry points for models and sessions (backend/cuda_module_abi.h): each turns
+// the C call into the C++ objects of this folder and a failed Status into a code and a message.
+// No exception and no CUDA error crosses the boundary.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <memory>
+#include <new>
+
+#include "backend/cuda/cuda_session.h"
+#include "backend/cuda/device_weights.h"
+#include "backend/cuda_module_abi.h"
+
+struct HearthCudaModel {
+    std::unique_ptr<hearth::cuda::DeviceWeights> weights;
+};
+
+struct HearthCudaSession {
+    HearthCudaModel* model;
+    std::unique_ptr<hearth::cuda::CudaSession> session;
+};
+
+namespace {
+
+int report(const hearth::Status& status, HearthCudaError* error) {
+    if (error) {
+        error->code = int(status.code());
+        std::snprintf(error->message, sizeof error->message, "%s", status.message().c_str());
+    }
+    return int(status.code());
+}
+
+template <typename F>
+int guarded(HearthCudaError* error, F&& f) {
+    try {
+        return report(f(), error);
+    } catch (const std::bad_alloc&) {
+        return report(hearth::outOfMemory("the CUDA backend ran out of host memory"), error);
+    } catch (const std::exception& e) {
+        return report(hearth::internalError(std::string("the CUDA backend failed: ") + e.what()), error);
+    }
+}
+
+void fillDevice(int device, HearthCudaMemory* m) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, device) == cudaSuccess)
+        std::snprintf(m->deviceName, sizeof m->deviceName, "%s", prop.name);
+    size_t freeBytes = 0, totalBytes = 0;
+    if (cudaSetDevice(device) == cudaSuccess && cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
+        m->deviceFree = freeBytes;
+        m->deviceTotal = totalBytes;
+    }
+}
+
+} // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) int hearth_cuda_model_load(const HearthCudaModelDesc* desc,
+                                                                  HearthCudaModel** model, HearthCudaError* error) {
+    return guarded(error, [&]() -> hearth::Status {
+        if (!desc || !model) return hearth::invalidArgument("null argument");
+        *model = nullptr;
+        HEARTH_ASSIGN(auto weights, hearth::cuda::DeviceWeights::load(*desc));
+        *model = new HearthCudaModel{std::move(weights)};
+        return hearth::Status::ok();
+    });
+}
+
+__attribute__((visibility("default"))) void hearth_cuda_model_free(HearthCudaModel* model) { delete model; }
+
+__attribute__((visibility("default"))) void hearth_cuda_model_memory(const HearthCudaModel* model,
+                                                                    HearthCudaMemory* memory) {
+    if (!model || !memory) return;
+    *memory = HearthCudaMemory{};
+    fillDevice(model->weights->device(), memory);
+    memory->weights = model->weights->bytes();
+}
+
+__attribute__((visibility("default"))) int hearth_cuda_session_create(HearthCudaModel* model,
+                                                                     const HearthCudaSessionDesc* desc,
+                                                                     HearthCudaSession** session,
+                                                                     HearthCudaError* error) {
+    return guarded(error, [&]() -> hearth::Status {
+        if (!model || !desc || !session) return hearth::invalidArgument("null argument");
+        *session = nullptr;
+        HEARTH_ASSIGN(auto s, hearth::cuda::CudaSession::create(*model->weights, *desc));
+        *session = new HearthCudaSession{model, std::move(s)};
+        return hearth::Status::ok();
+    });
+}
+
+__attribute__((visibility("default"))) void hearth_cuda_session_free(HearthCudaSession* session) { delete session; }
+
+__attribute__((visibility("default"))) void hearth_cuda_session_memory(const HearthCudaSession* session,
+                                                                      HearthCudaMemory* memory) {
+    if (!session || !memory) return;
+    hearth_cuda_model_memory(session->model, memory);
+    memory->kvCache = session->session->kvCacheBytes();
+    memory->workspace = session->session->workspaceBytes();
+    memory->deviceContext = session->session->libraryBytes();
+}
+
+__attribute__((visibility("default"))) int hearth_cuda_prefill(HearthCudaSession* session, const int32_t* tokens,
+                                                              int32_t count, int32_t start, int32_t which,
+                                                              float* logits, HearthCudaError* error) {
+    return guarded(error, [&]() -> hearth::Status {
+        if (!session || !tokens) return hearth::invalidArgument("null argument");
+        return session->session->prefill(tokens, count, start, which, logits);
+    });
+}
+
+__attribute__((visibility("default"))) int hearth_cuda_decode(HearthCudaSession* session, int32_t token, int32_t pos,
+                                                             int32_t greedy, int32_t* sampled, float* logits,
+                                                             HearthCudaError* error) {
+    return guarded(error, [&]() -> hearth::Status {
+        if (!session) return hearth::invalidArgument("null argument");
+        return session->session->decode(token, pos, greedy != 0, sampled, logits);
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,310 @@
+#include "backend/cuda/cuda_session.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/cuda_status.h"
+#include "backend/cuda/prefill_gemm.h"
+
+namespace hearth::cuda {
+namespace {
+
+using kernels::GemvType;
+
+constexpr uint64_t kAlign = 256;
+constexpr size_t kBlasWorkspaceBytes = 32ull << 20;
+constexpr int kLogitRowsPerPass = 32; // LogitsWanted::All: LM-head rows per pass
+
+// Hands out aligned pieces of one allocation; a first pass with base == null only sums sizes.
+struct Carver {
+    uint8_t* base = nullptr;
+    uint64_t used = 0;
+    template <typename T>
+    T* take(uint64_t count) {
+        T* p = base ? reinterpret_cast<T*>(base + used) : nullptr;
+        used += (count * sizeof(T) + kAlign - 1) / kAlign * kAlign;
+        return p;
+    }
+};
+
+} // namespace
+
+Result<std::unique_ptr<CudaSession>> CudaSession::create(const DeviceWeights& weights,
+                                                         const HearthCudaSessionDesc& desc) {
+    std::unique_ptr<CudaSession> s(new CudaSession(weights));
+    HEARTH_TRY(s->allocate(desc));
+    return s;
+}
+
+CudaSession::~CudaSession() {
+    if (m_stream) cudaStreamSynchronize(m_stream);
+    if (m_graphExec) cudaGraphExecDestroy(m_graphExec);
+    if (m_graph) cudaGraphDestroy(m_graph);
+    if (m_blas) cublasDestroy(m_blas);
+    if (m_arena) cudaFree(m_arena);
+    if (m_pinned) cudaFreeHost(m_pinned);
+    if (m_stream) cudaStreamDestroy(m_stream);
+}
+
+Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
+    const ModelShape& s = m_w.shape();
+    if (desc.contextLength <= 0 || desc.prefillChunk <= 0)
+        return invalidArgument("the context and the prefill chunk must be positive");
+    switch (desc.kvType) {
+    case HEARTH_CUDA_KV_F32: m_kvType = kernels::KvType::F32; break;
+    case HEARTH_CUDA_KV_F16: m_kvType = kernels::KvType::F16; break;
+    case HEARTH_CUDA_KV_BF16: m_kvType = kernels::KvType::BF16; break;
+    default: return invalidArgument("unknown KV cache type " + std::to_string(desc.kvType));
+    }
+    const char* graphs = std::getenv("HEARTH_CUDA_GRAPHS");
+    m_useGraphs = !(graphs && std::strcmp(graphs, "0") == 0);
+    m_context = desc.contextLength;
+    m_chunk = std::min(desc.prefillChunk, m_context);
+    m_splitKeys = std::max(64, (m_context + 127) / 128 + 63) / 64 * 64;
+    m_decodeSplits = (m_context + m_splitKeys - 1) / m_splitKeys;
+    m_logitRows = std::min(m_chunk, kLogitRowsPerPass);
+    m_tileElements = prefillTileElements(m_w);
+
+    const uint64_t hq = uint64_t(s.heads) * s.headDim, kvW = uint64_t(s.kvHeads) * s.headDim;
+    const uint64_t widest = std::max({uint64_t(s.hidden), hq, uint64_t(s.ffn)});
+    const uint64_t C = uint64_t(m_chunk);
+    const size_t partial = std::max(kernels::attentionPartialBytes(1, s.heads, s.headDim, m_decodeSplits),
+                                    kernels::attentionPartialBytes(m_chunk, s.heads, s.headDim, 1));
+    m_kvBytes = 2ull * uint64_t(s.layers) * uint64_t(m_context) * kvW * kernels::kvTypeBytes(m_kvType);
+
+    uint8_t* blasWorkspace = nullptr;
+    auto carve = [&](Carver& c) {
+        m_kv = c.take<uint8_t>(m_kvBytes);
+        blasWorkspace = c.take<uint8_t>(kBlasWorkspaceBytes);
+        d_tokenPos = c.take<int>(2);
+        d_sampled = c.take<int>(1);
+        d_x = c.take<float>(s.hidden);
+        d_delta = c.take<float>(s.hidden);
+        d_xn = c.take<float>(widest);
+        d_x8 = c.take<uint8_t>(kernels::gemvX8Bytes(int(widest)));
+        d_q = c.take<float>(hq);
+        d_k = c.take<float>(kvW);
+        d_v = c.take<float>(kvW);
+        d_attn = c.take<float>(hq);
+        d_act = c.take<float>(s.ffn);
+        d_gate = c.take<float>(s.ffn);
+        d_up = c.take<float>(s.ffn);
+        d_logits = c.take<float>(s.vocab);
+        d_partial = c.take<uint8_t>(partial);
+        p_tokens = c.take<int>(C);
+        p_x = c.take<float>(C * s.hidden);
+        p_delta = c.take<float>(C * s.hidden);
+        p_xn = c.take<float>(C * widest);
+        p_xh = c.take<__half>(C * widest);
+        p_q = c.take<float>(C * hq);
+        p_k = c.take<float>(C * kvW);
+        p_v = c.take<float>(C * kvW);
+        p_attn = c.take<float>(C * hq);
+        p_gate = c.take<float>(C * s.ffn);
+        p_up = c.take<float>(C * s.ffn);
+        p_logits = c.take<float>(uint64_t(m_logitRows) * s.vocab);
+        p_tile = c.take<__half>(m_tileElements);
+    };
+    Carver plan;
+    carve(plan);
+    const uint64_t total = plan.used;
+    m_workspaceBytes = total - m_kvBytes;
+
+    HEARTH_CUDA_CHECK(cudaSetDevice(m_w.device()));
+    size_t freeBefore = 0, totalBytes = 0;
+    HEARTH_CUDA_CHECK(cudaMemGetInfo(&freeBefore, &totalBytes));
+    if (cudaMalloc(&m_arena, total) != cudaSuccess) {
+        cudaGetLastError();
+        m_arena = nullptr;
+        return outOfMemory("the session needs " + std::to_string(total >> 20) + " MiB of GPU memory (KV cache " +
+                           std::to_string(m_kvBytes >> 20) + " MiB for " + std::to_string(m_context) +
+                           " tokens), but only " + std::to_string(freeBefore >> 20) + " MiB is free");
+    }
+    Carver real{static_cast<uint8_t*>(m_arena), 0};
+    carve(real);
+    HEARTH_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking));
+    HEARTH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&m_pinned), 4 * sizeof(int32_t), cudaHostAllocDefault));
+    size_t freeAfterArena = 0;
+    HEARTH_CUDA_CHECK(cudaMemGetInfo(&freeAfterArena, &totalBytes));
+    if (cublasCreate(&m_blas) != CUBLAS_STATUS_SUCCESS) return outOfMemory("cuBLAS could not start");
+    if (cublasSetStream(m_blas, m_stream) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetWorkspace(m_blas, blasWorkspace, kBlasWorkspaceBytes) != CUBLAS_STATUS_SUCCESS)
+        return internalError("cuBLAS could not be set up");
+    size_t freeAfterBlas = 0;
+    HEARTH_CUDA_CHECK(cudaMemGetInfo(&freeAfterBlas, &totalBytes));
+    m_libraryBytes = freeAfterArena > freeAfterBlas ? freeAfterArena - freeAfterBlas : 0;
+    return Status::ok();
+}
+
+void* CudaSession::kCache(int layer) const {
+    const ModelShape& s = m_w.shape();
+    const uint64_t perLayer = uint64_t(m_context) * s.kvHeads * s.headDim * kernels::kvTypeBytes(m_kvType);
+    return m_kv + 2 * uint64_t(layer) * perLayer;
+}
+
+void* CudaSession::vCache(int layer) const {
+    return static_cast<uint8_t*>(kCache(layer)) +
+           uint64_t(m_context) * m_w.shape().kvHeads * m_w.shape().headDim * kernels::kvTypeBytes(m_kvType);
+}
+
+// y = W · (the decode's normed x): X8 or fp32, whichever the matrix reads.
+Status CudaSession::gemv(const DeviceMatrix& m, float* y) const {
+    HEARTH_CUDA_CHECK(kernels::launchGemv(m.type, m.data, m.takesX8() ? d_x8 : static_cast<const void*>(d_xn), y,
+                                          m.n, m.k, m_stream));
+    return Status::ok();
+}
+
+Status CudaSession::ffnDecode(const DeviceLayer& l) {
+    const void* x = l.gate.takesX8() ? d_x8 : static_cast<const void*>(d_xn);
+    if (l.gate.type == l.up.type) {
+        HEARTH_CUDA_CHECK(
+            kernels::launchGemvGateUp(l.gate.type, l.gate.data, l.up.data, x, d_act, l.gate.n, l.gate.k, m_stream));
+    } else {
+        HEARTH_TRY(gemv(l.gate, d_gate));
+        HEARTH_TRY(gemv(l.up, d_up));
+        HEARTH_CUDA_CHECK(kernels::launchSiluMul(d_gate, d_up, size_t(l.gate.n), d_act, m_stream));
+    }
+    const int ffn = l.down.k;
+    if (l.down.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_act, ffn, d_x8, m_stream));
+    HEARTH_CUDA_CHECK(kernels::launchGemv(l.down.type, l.down.data,
+                                          l.down.takesX8() ? d_x8 : static_cast<const void*>(d_act), d_delta,
+                                          l.down.n, ffn, m_stream));
+    return Status::ok();
+}
+
+// One token through the model, reading the token and position from d_tokenPos; ends with the
+// logits in d_logits and their argmax in d_sampled.
+Status CudaSession::enqueueDecode() {
+    const ModelShape& s = m_w.shape();
+    const kernels::NormOut norm{m_w.anyTakesF32() ? d_xn : nullptr, nullptr, m_w.anyTakesX8() ? d_x8 : nullptr};
+    const kernels::QkvShape qkv{s.heads, s.kvHeads, s.headDim, s.ropeDims, s.ropeAdjacent,
+                                m_w.ropeInvFreq(), s.ropeMagnitude, s.rmsEps};
+    const DeviceMatrix& emb = m_w.embedding();
+    HEARTH_CUDA_CHECK(kernels::launchEmbed(emb.type, emb.data, emb.n, emb.k, d_tokenPos, 1, d_x, m_stream));
+    for (int i = 0; i < s.layers; ++i) {
+        const DeviceLayer& l = m_w.layers()[size_t(i)];
+        HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, i ? d_delta : nullptr, l.attnNorm, s.hidden, 1, s.rmsEps, norm,
+                                                 m_stream));
+        HEARTH_TRY(gemv(l.q, d_q));
+        HEARTH_TRY(gemv(l.k, d_k));
+        HEARTH_TRY(gemv(l.v, d_v));
+        HEARTH_CUDA_CHECK(kernels::launchQkvToCache(d_q, d_k, d_v, l.qBias, l.kBias, l.vBias, l.qNorm, l.kNorm, qkv, 1,
+                                                    d_tokenPos + 1, 0, m_kvType, kCache(i), vCache(i), m_stream));
+        kernels::AttentionCall call{d_q,          kCache(i),       vCache(i),         d_attn,      s.heads,
+                                    s.kvHeads,    s.headDim,       1,                 d_tokenPos + 1, 0,
+                                    m_decodeSplits, m_splitKeys,   m_kvType,          d_partial};
+        HEARTH_CUDA_CHECK(kernels::launchAttention(call, m_stream));
+        if (l.o.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_attn, l.o.k, d_x8, m_stream));
+        HEARTH_CUDA_CHECK(kernels::launchGemv(l.o.type, l.o.data, l.o.takesX8() ? d_x8 : static_cast<const void*>(d_attn),
+                                              d_delta, l.o.n, l.o.k, m_stream));
+        HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, l.ffnNorm, s.hidden, 1, s.rmsEps, norm, m_stream));
+        HEARTH_TRY(ffnDecode(l));
+    }
+    HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, m_w.outputNorm(), s.hidden, 1, s.rmsEps, norm, m_stream));
+    HEARTH_TRY(gemv(m_w.output(), d_logits));
+    HEARTH_CUDA_CHECK(kernels::launchArgmax(d_logits, s.vocab, d_sampled, m_stream));
+    return Status::ok();
+}
+
+Status CudaSession::decode(int32_t token, int32_t pos, bool greedy, int32_t* sampled, float* logits) {
+    const ModelShape& s = m_w.shape();
+    if (pos < 0 || pos >= m_context)
+        return invalidArgument("position " + std::to_string(pos) + " is outside the context of " +
+                               std::to_string(m_context) + " tokens");
+    if (token < 0 || token >= s.vocab)
+        return invalidArgument("token id " + std::to_string(token) + " is outside the vocabulary of " +
+                               std::to_string(s.vocab));
+    m_pinned[0] = token;
+    m_pinned[1] = pos;
+    if (m_useGraphs && !m_graphExec) {
+        HEARTH_CUDA_CHECK(cudaStreamBeginCapture(m_stream, cudaStreamCaptureModeThreadLocal));
+        cudaMemcpyAsync(d_tokenPos, m_pinned, 2 * sizeof(int32_t), cudaMemcpyHostToDevice, m_stream);
+        const Status st = enqueueDecode();
+        cudaMemcpyAsync(m_pinned + 2, d_sampled, sizeof(int32_t), cudaMemcpyDeviceToHost, m_stream);
+        const cudaError_t end = cudaStreamEndCapture(m_stream, &m_graph);
+        HEARTH_TRY(st);
+        HEARTH_CUDA_CHECK(end);
+        HEARTH_CUDA_CHECK(cudaGraphInstantiate(&m_graphExec, m_graph, 0));
+    }
+    if (m_graphExec) {
+        HEARTH_CUDA_CHECK(cudaGraphLaunch(m_graphExec, m_stream));
+    } else {
+        HEARTH_CUDA_CHECK(cudaMemcpyAsync(d_tokenPos, m_pinned, 2 * sizeof(int32_t), cudaMemcpyHostToDevice, m_stream));
+        HEARTH_TRY(enqueueDecode());
+        HEARTH_CUDA_CHECK(cudaMemcpyAsync(m_pinned + 2, d_sampled, sizeof(int32_t), cudaMemcpyDeviceToHost, m_stream));
+    }
+    if (logits)
+        HEARTH_CUDA_CHECK(cudaMemcpyAsync(logits, d_logits, size_t(s.vocab) * sizeof(float), cudaMemcpyDeviceToHost,
+                                          m_stream));
+    HEARTH_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    if (sampled) *sampled = greedy ? m_pinned[2] : -1;
+    return Status::ok();
+}
+
+Status CudaSession::prefill(const int32_t* tokens, int count, int start, int which, float* logits) {
+    const ModelShape& s = m_w.shape();
+    if (count <= 0 || count > m_chunk) return invalidArgument("a prefill call takes 1.." + std::to_string(m_chunk) + " tokens");
+    if (start < 0 || start + count > m_context)
+        return invalidArgument("positions " + std::to_string(start) + ".." + std::to_string(start + count - 1) +
+                               " are outside the context of " + std::to_string(m_context) + " tokens");
+    for (int i = 0; i < count; ++i)
+        if (tokens[i] < 0 || tokens[i] >= s.vocab)
+            return invalidArgument("token id " + std::to_string(tokens[i]) + " is outside the vocabulary of " +
+                                   std::to_string(s.vocab));
+    if (which != HEARTH_CUDA_LOGITS_NONE && !logits) return invalidArgument("no buffer for the logits");
+    HEARTH_TRY(enqueuePrefill(tokens, count, start, which, logits));
+    HEARTH_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    return Status::ok();
+}
+
+Status CudaSession::enqueuePrefill(const int32_t* tokens, int count, int start, int which, float* logits) {
+    const ModelShape& s = m_w.shape();
+    const int hq = s.heads * s.headDim;
+    const PrefillGemm gemm(m_blas, m_stream, p_tile, m_tileElements);
+    const kernels::NormOut norm{p_xn, p_xh, nullptr};
+    const kernels::QkvShape qkv{s.heads, s.kvHeads, s.headDim, s.ropeDims, s.ropeAdjacent,
+                                m_w.ropeInvFreq(), s.ropeMagnitude, s.rmsEps};
+    HEARTH_CUDA_CHECK(cudaMemcpyAsync(p_tokens, tokens, size_t(count) * sizeof(int32_t), cudaMemcpyHostToDevice, m_stream));
+    const DeviceMatrix& emb = m_w.embedding();
+    HEARTH_CUDA_CHECK(kernels::launchEmbed(emb.type, emb.data, emb.n, emb.k, p_tokens, count, p_x, m_stream));
+    for (int i = 0; i < s.layers; ++i) {
+        const DeviceLayer& l = m_w.layers()[size_t(i)];
+        HEARTH_CUDA_CHECK(
+            kernels::launchRmsNorm(p_x, i ? p_delta : nullptr, l.attnNorm, s.hidden, count, s.rmsEps, norm, m_stream));
+        HEARTH_TRY(gemm.run(l.q, p_xh, p_xn, count, p_q));
+        HEARTH_TRY(gemm.run(l.k, p_xh, p_xn, count, p_k));
+        HEARTH_TRY(gemm.run(l.v, p_xh, p_xn, count, p_v));
+        HEARTH_CUDA_CHECK(kernels::launchQkvToCache(p_q, p_k, p_v, l.qBias, l.kBias, l.vBias, l.qNorm, l.kNorm, qkv,
+                                                    count, nullptr, start, m_kvType, kCache(i), vCache(i), m_stream));
+        kernels::AttentionCall call{p_q,       kCache(i), vCache(i), p_attn, s.heads,   s.kvHeads, s.headDim,
+                                    count,     nullptr,   start,     1,      start + count, m_kvType, d_partial};
+        HEARTH_CUDA_CHECK(kernels::launchAttention(call, m_stream));
+        HEARTH_CUDA_CHECK(kernels::launchToHalf(p_attn, size_t(count) * hq, p_xh, m_stream));
+        HEARTH_TRY(gemm.run(l.o, p_xh, p_attn, count, p_delta));
+        HEARTH_CUDA_CHECK(kernels::launchRmsNorm(p_x, p_delta, l.ffnNorm, s.hidden, count, s.rmsEps, norm, m_stream));
+        HEARTH_TRY(gemm.run(l.gate, p_xh, p_xn, count, p_gate));
+        HEARTH_TRY(gemm.run(l.up, p_xh, p_xn, count, p_up));
+        HEARTH_CUDA_CHECK(kernels::launchSiluMul(p_gate, p_up, size_t(count) * s.ffn, p_gate, m_stream));
+        HEARTH_CUDA_CHECK(kernels::launchToHalf(p_gate, size_t(count) * s.ffn, p_xh, m_stream));
+        HEARTH_TRY(gemm.run(l.down, p_xh, p_gate, count, p_delta));
+    }
+    if (which == HEARTH_CUDA_LOGITS_NONE) return Status::ok();
+    const int first = which == HEARTH_CUDA_LOGITS_LAST ? count - 1 : 0;
+    const int rows = count - first;
+    const size_t off = size_t(first) * s.hidden;
+    HEARTH_CUDA_CHECK(kernels::launchRmsNorm(p_x + off, p_delta + off, m_w.outputNorm(), s.hidden, rows, s.rmsEps,
+                                             norm, m_stream));
+    for (int r0 = 0; r0 < rows; r0 += m_logitRows) {
+        const int n = std::min(m_logitRows, rows - r0);
+        const size_t at = size_t(r0) * s.hidden;
+        HEARTH_TRY(gemm.run(m_w.output(), p_xh + at, p_xn + at, n, p_logits));
+        HEARTH_CUDA_CHECK(cudaMemcpyAsync(logits + size_t(r0) * s.vocab, p_logits, size_t(n) * s.vocab * sizeof(float),
+                                          cudaMemcpyDeviceToHost, m_stream));
+    }
+    return Status::ok();
+}
+
+} // namespace hearth::cuda

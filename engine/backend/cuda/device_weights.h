@@ -1,0 +1,79 @@
+// A model's weights on one GPU, inside the CUDA module: uploaded once from the engine's tensor
+// table (backend/cuda_module_abi.h) into one device allocation, repacked there for the GEMVs,
+// and shared by every session of the model.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/cuda_module_abi.h"
+#include "hearth/status.h"
+#include "hearth_kernels/gemv.h"
+
+namespace hearth::cuda {
+
+// A matrix in its device layout: n rows (outputs) of k inputs.
+struct DeviceMatrix {
+    kernels::GemvType type = kernels::GemvType::F32;
+    int n = 0, k = 0;
+    const void* data = nullptr;
+    bool takesX8() const { return kernels::gemvTakesX8(type); }
+};
+
+struct DeviceLayer {
+    const float* attnNorm = nullptr;
+    DeviceMatrix q, k, v, o;
+    const float *qBias = nullptr, *kBias = nullptr, *vBias = nullptr; // null: none
+    const float *qNorm = nullptr, *kNorm = nullptr;                    // null: none
+    const float* ffnNorm = nullptr;
+    DeviceMatrix gate, up, down;
+};
+
+struct ModelShape {
+    int vocab = 0, hidden = 0, layers = 0, heads = 0, kvHeads = 0, headDim = 0, ffn = 0;
+    float rmsEps = 1e-5f;
+    int ropeDims = 0;
+    bool ropeAdjacent = false;
+    float ropeMagnitude = 1.0f;
+};
+
+class DeviceWeights {
+public:
+    // Uploads every tensor of `desc`. All or nothing: on any error, nothing stays allocated.
+    static Result<std::unique_ptr<DeviceWeights>> load(const HearthCudaModelDesc& desc);
+    ~DeviceWeights();
+    DeviceWeights(const DeviceWeights&) = delete;
+    DeviceWeights& operator=(const DeviceWeights&) = delete;
+
+    int device() const { return m_device; }
+    const ModelShape& shape() const { return m_shape; }
+    const std::vector<DeviceLayer>& layers() const { return m_layers; }
+    const DeviceMatrix& embedding() const { return m_embedding; }
+    const DeviceMatrix& output() const { return m_output; } // the embedding when tied
+    const float* outputNorm() const { return m_outputNorm; }
+    const float* ropeInvFreq() const { return m_invFreq; }
+    uint64_t bytes() const { return m_bytes; }
+    bool anyTakesX8() const { return m_anyX8; }   // some matrix reads X8 x
+    bool anyTakesF32() const { return m_anyF32; } // some matrix reads fp32 x
+
+private:
+    DeviceWeights() = default;
+    Status upload(const HearthCudaModelDesc& desc);
+
+    int m_device = 0;
+    ModelShape m_shape;
+    void* m_arena = nullptr;
+    uint64_t m_bytes = 0;
+    std::vector<DeviceLayer> m_layers;
+    DeviceMatrix m_embedding, m_output;
+    const float* m_outputNorm = nullptr;
+    const float* m_invFreq = nullptr;
+    bool m_anyX8 = false, m_anyF32 = false;
+};
+
+// The GEMV family of a ggml type id, or false for a type the module cannot run.
+bool gemvTypeOf(uint32_t ggmlType, kernels::GemvType& type);
+
+} // namespace hearth::cuda

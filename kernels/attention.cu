@@ -1,0 +1,170 @@
+// Causal attention over the KV cache, for decode (one query, many key ranges) and prefill (many
+// queries) alike. Pass 1: a thread block per (KV head, key range, query token) takes the query
+// heads that share the KV head, so each key and value row is read once for all of them, and
+// reduces its keys with an online softmax to (max, sum, unnormalised output). Pass 2 combines a
+// query head's ranges by log-sum-exp. No score matrix of T × context is ever stored.
+#include <cuda_bf16.h>
+
+#include "hearth_kernels/ops.h"
+
+namespace hearth::kernels {
+namespace {
+
+constexpr int kWarps = 4;
+constexpr int kKeysPerStep = 64;
+constexpr int kMaxHeadDim = 256;
+constexpr int kMaxGroup = 16;
+
+__device__ __forceinline__ float toFloat(float v) { return v; }
+__device__ __forceinline__ float toFloat(__half v) { return __half2float(v); }
+__device__ __forceinline__ float toFloat(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+struct Partial {
+    float* out; // [tokens][heads][splits][headDim]
+    float* ml;  // [tokens][heads][splits][2]: max, sum
+};
+
+__host__ __device__ Partial partialAt(void* base, int tokens, int heads, int headDim, int splits) {
+    float* out = static_cast<float*>(base);
+    return {out, out + size_t(tokens) * heads * splits * headDim};
+}
+
+template <typename Kv>
+__global__ void attentionPartialKernel(AttentionCall c) {
+    extern __shared__ float smem[];
+    const int hd = c.headDim, group = c.heads / c.kvHeads;
+    const int kvh = blockIdx.x, split = blockIdx.y, t = blockIdx.z;
+    const int warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
+    float* qs = smem;                          // [group][hd], pre-scaled
+    float* acc = qs + group * hd;              // [group][hd]
+    float* scores = acc + group * hd;          // [group][kKeysPerStep]
+    float* m = scores + group * kKeysPerStep;  // [group]
+    float* l = m + group;                      // [group]
+    float* corr = l + group;                   // [group]
+    const int pos = (c.posDevice ? *c.posDevice : c.posHost) + t;
+    const int begin = split * c.splitKeys, end = min(begin + c.splitKeys, pos + 1);
+    const int kvWidth = c.kvHeads * hd;
+    const Kv* keys = static_cast<const Kv*>(c.kCache) + kvh * hd;
+    const Kv* values = static_cast<const Kv*>(c.vCache) + kvh * hd;
+    const float scale = rsqrtf(float(hd));
+    for (int i = threadIdx.x; i < group * hd; i += blockDim.x) {
+        const int g = i / hd, d = i % hd;
+        qs[i] = c.q[(size_t(t) * c.heads + kvh * group + g) * hd + d] * scale;
+        acc[i] = 0.0f;
+    }
+    if (threadIdx.x < group) m[threadIdx.x] = -INFINITY, l[threadIdx.x] = 0.0f;
+    __syncthreads();
+    for (int k0 = begin; k0 < end; k0 += kKeysPerStep) {
+        const int nk = min(kKeysPerStep, end - k0);
+        for (int j = warp; j < nk; j += kWarps) { // a warp per key: lanes over the dimensions
+            const Kv* key = keys + size_t(k0 + j) * kvWidth;
+            float kv[kMaxHeadDim / 32];
+#pragma unroll
+            for (int r = 0; r < kMaxHeadDim / 32; ++r) {
+                const int d = lane + 32 * r;
+                kv[r] = d < hd ? toFloat(key[d]) : 0.0f;
+            }
+            for (int g = 0; g < group; ++g) {
+                float s = 0.0f;
+#pragma unroll
+                for (int r = 0; r < kMaxHeadDim / 32; ++r) {
+                    const int d = lane + 32 * r;
+                    if (d < hd) s = fmaf(qs[g * hd + d], kv[r], s);
+                }
+#pragma unroll
+                for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+                if (lane == 0) scores[g * kKeysPerStep + j] = s;
+            }
+        }
+        __syncthreads();
+        for (int g = warp; g < group; g += kWarps) { // a warp per query head: the online softmax
+            float mx = -INFINITY;
+            for (int j = lane; j < nk; j += 32) mx = fmaxf(mx, scores[g * kKeysPerStep + j]);
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+            const float mNew = fmaxf(m[g], mx);
+            float sum = 0.0f;
+            for (int j = lane; j < nk; j += 32) {
+                const float p = __expf(scores[g * kKeysPerStep + j] - mNew);
+                scores[g * kKeysPerStep + j] = p;
+                sum += p;
+            }
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+            if (lane == 0) {
+                const float f = m[g] == -INFINITY ? 0.0f : __expf(m[g] - mNew);
+                corr[g] = f;
+                l[g] = l[g] * f + sum;
+                m[g] = mNew;
+            }
+        }
+        __syncthreads();
+        for (int i = threadIdx.x; i < group * hd; i += blockDim.x) {
+            const int g = i / hd, d = i % hd;
+            float a = acc[i] * corr[g];
+            const float* p = scores + g * kKeysPerStep;
+            for (int j = 0; j < nk; ++j) a = fmaf(p[j], toFloat(values[size_t(k0 + j) * kvWidth + d]), a);
+            acc[i] = a;
+        }
+        __syncthreads();
+    }
+    const Partial part = partialAt(c.partial, c.tokens, c.heads, hd, c.splits);
+    for (int i = threadIdx.x; i < group * hd; i += blockDim.x) {
+        const int g = i / hd, d = i % hd;
+        const size_t slot = (size_t(t) * c.heads + kvh * group + g) * c.splits + split;
+        part.out[slot * hd + d] = acc[i];
+        if (d == 0) part.ml[2 * slot] = m[g], part.ml[2 * slot + 1] = l[g];
+    }
+}
+
+__global__ void attentionCombineKernel(AttentionCall c) {
+    const int h = blockIdx.x, t = blockIdx.y, hd = c.headDim;
+    const int pos = (c.posDevice ? *c.posDevice : c.posHost) + t;
+    const int used = min(c.splits, pos / c.splitKeys + 1);
+    const Partial part = partialAt(c.partial, c.tokens, c.heads, hd, c.splits);
+    const size_t first = (size_t(t) * c.heads + h) * c.splits;
+    float mx = -INFINITY;
+    for (int s = 0; s < used; ++s) mx = fmaxf(mx, part.ml[2 * (first + s)]);
+    for (int d = threadIdx.x; d < hd; d += blockDim.x) {
+        float sum = 0.0f, out = 0.0f;
+        for (int s = 0; s < used; ++s) {
+            const float w = part.ml[2 * (first + s)] == -INFINITY ? 0.0f : __expf(part.ml[2 * (first + s)] - mx);
+            sum += w * part.ml[2 * (first + s) + 1];
+            out += w * part.out[(first + s) * hd + d];
+        }
+        c.out[(size_t(t) * c.heads + h) * hd + d] = sum > 0.0f ? out / sum : 0.0f;
+    }
+}
+
+template <typename Kv>
+cudaError_t launchTyped(const AttentionCall& c, cudaStream_t stream) {
+    const int group = c.heads / c.kvHeads;
+    const size_t shared = (size_t(2) * group * c.headDim + size_t(group) * kKeysPerStep + 3 * group) * sizeof(float);
+    attentionPartialKernel<Kv><<<dim3(unsigned(c.kvHeads), unsigned(c.splits), unsigned(c.tokens)), 32 * kWarps,
+                                 shared, stream>>>(c);
+    if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+    attentionCombineKernel<<<dim3(unsigned(c.heads), unsigned(c.tokens)), unsigned((c.headDim + 31) / 32 * 32), 0,
+                             stream>>>(c);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+size_t attentionPartialBytes(int tokens, int heads, int headDim, int splits) {
+    return size_t(tokens) * heads * splits * (headDim + 2) * sizeof(float);
+}
+
+cudaError_t launchAttention(const AttentionCall& c, cudaStream_t stream) {
+    if (!c.q || !c.kCache || !c.vCache || !c.out || !c.partial || c.kvHeads <= 0 || c.heads % c.kvHeads != 0 ||
+        c.heads / c.kvHeads > kMaxGroup || c.headDim <= 0 || c.headDim > kMaxHeadDim || c.tokens <= 0 ||
+        c.splits <= 0 || c.splitKeys <= 0)
+        return cudaErrorInvalidValue;
+    switch (c.kvType) {
+    case KvType::F32: return launchTyped<float>(c, stream);
+    case KvType::F16: return launchTyped<__half>(c, stream);
+    case KvType::BF16: return launchTyped<__nv_bfloat16>(c, stream);
+    }
+    return cudaErrorInvalidValue;
+}
+
+} // namespace hearth::kernels

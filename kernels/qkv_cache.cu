@@ -1,0 +1,110 @@
+// After the q/k/v projections: biases, per-head q/k RMSNorm, RoPE (either pairing, partial
+// rotary), and the KV-cache write, in one kernel. One thread block per (token, head slot): the
+// slots are the query heads, then the key heads, then the value heads; a thread per dimension.
+#include <cuda_bf16.h>
+
+#include "hearth_kernels/ops.h"
+
+namespace hearth::kernels {
+namespace {
+
+constexpr int kMaxHeadDim = 512;
+
+template <typename T>
+__device__ __forceinline__ T fromFloat(float v);
+template <>
+__device__ __forceinline__ float fromFloat<float>(float v) { return v; }
+template <>
+__device__ __forceinline__ __half fromFloat<__half>(float v) { return __float2half_rn(v); }
+template <>
+__device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+
+template <typename Kv>
+__global__ void qkvToCacheKernel(float* __restrict__ q, const float* __restrict__ k, const float* __restrict__ v,
+                                 const float* __restrict__ qBias, const float* __restrict__ kBias,
+                                 const float* __restrict__ vBias, const float* __restrict__ qNorm,
+                                 const float* __restrict__ kNorm, QkvShape s, const int* __restrict__ posDevice,
+                                 int posHost, Kv* __restrict__ kCache, Kv* __restrict__ vCache) {
+    __shared__ float vec[kMaxHeadDim];
+    __shared__ float partial[kMaxHeadDim / 32];
+    const int t = blockIdx.x, slot = blockIdx.y, d = threadIdx.x, hd = s.headDim;
+    const int pos = (posDevice ? *posDevice : posHost) + t;
+    const int kvWidth = s.kvHeads * hd;
+    const bool isQ = slot < s.heads, isK = !isQ && slot < s.heads + s.kvHeads;
+    const int head = isQ ? slot : isK ? slot - s.heads : slot - s.heads - s.kvHeads;
+    const float* src = isQ ? q + size_t(t) * s.heads * hd : (isK ? k : v) + size_t(t) * kvWidth;
+    const float* bias = isQ ? qBias : isK ? kBias : vBias;
+    const float* norm = isQ ? qNorm : isK ? kNorm : nullptr;
+    float x = 0.0f;
+    if (d < hd) {
+        x = src[head * hd + d];
+        if (bias) x += bias[head * hd + d];
+    }
+    if (norm) { // uniform over the block
+        float sq = x * x;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) sq += __shfl_xor_sync(0xffffffffu, sq, o);
+        if ((d & 31) == 0) partial[d >> 5] = sq;
+        __syncthreads();
+        float total = 0.0f;
+        for (int i = 0; i < int(blockDim.x >> 5); ++i) total += partial[i];
+        if (d < hd) x = x * rsqrtf(total / float(hd) + s.eps) * norm[d];
+    }
+    if (isQ || isK) {
+        if (d < hd) vec[d] = x;
+        __syncthreads();
+        const int pairs = s.ropeDims / 2;
+        if (d < s.ropeDims) {
+            const int i = s.ropeAdjacent ? d >> 1 : (d < pairs ? d : d - pairs);
+            const bool first = s.ropeAdjacent ? (d & 1) == 0 : d < pairs;
+            const int partner = s.ropeAdjacent ? (d ^ 1) : (first ? d + pairs : d - pairs);
+            const float angle = float(pos) * s.invFreq[i];
+            const float c = cosf(angle) * s.ropeMagnitude, sn = sinf(angle) * s.ropeMagnitude;
+            const float other = vec[partner];
+            x = first ? x * c - other * sn : other * sn + x * c;
+        }
+    }
+    if (d >= hd) return;
+    if (isQ)
+        q[size_t(t) * s.heads * hd + head * hd + d] = x;
+    else
+        (isK ? kCache : vCache)[size_t(pos) * kvWidth + head * hd + d] = fromFloat<Kv>(x);
+}
+
+} // namespace
+
+size_t kvTypeBytes(KvType type) { return type == KvType::F32 ? 4 : 2; }
+
+cudaError_t launchQkvToCache(float* q, const float* k, const float* v, const float* qBias, const float* kBias,
+                             const float* vBias, const float* qNorm, const float* kNorm, const QkvShape& shape,
+                             int tokens, const int* posDevice, int posHost, KvType kvType, void* kCache,
+                             void* vCache, cudaStream_t stream) {
+    const QkvShape& s = shape;
+    if (!q || !k || !v || !kCache || !vCache || !s.invFreq || tokens <= 0 || s.headDim <= 0 ||
+        s.headDim > kMaxHeadDim || s.ropeDims < 0 || s.ropeDims > s.headDim || s.ropeDims % 2 != 0 ||
+        s.kvHeads <= 0 || s.heads % s.kvHeads != 0 || (qNorm == nullptr) != (kNorm == nullptr))
+        return cudaErrorInvalidValue;
+    const dim3 grid(unsigned(tokens), unsigned(s.heads + 2 * s.kvHeads));
+    const unsigned threads = unsigned((s.headDim + 31) / 32 * 32);
+    switch (kvType) {
+    case KvType::F32:
+        qkvToCacheKernel<float><<<grid, threads, 0, stream>>>(q, k, v, qBias, kBias, vBias, qNorm, kNorm, s,
+                                                              posDevice, posHost, static_cast<float*>(kCache),
+                                                              static_cast<float*>(vCache));
+        break;
+    case KvType::F16:
+        qkvToCacheKernel<__half><<<grid, threads, 0, stream>>>(q, k, v, qBias, kBias, vBias, qNorm, kNorm, s,
+                                                               posDevice, posHost, static_cast<__half*>(kCache),
+                                                               static_cast<__half*>(vCache));
+        break;
+    case KvType::BF16:
+        qkvToCacheKernel<__nv_bfloat16><<<grid, threads, 0, stream>>>(
+            q, k, v, qBias, kBias, vBias, qNorm, kNorm, s, posDevice, posHost,
+            static_cast<__nv_bfloat16*>(kCache), static_cast<__nv_bfloat16*>(vCache));
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+} // namespace hearth::kernels

@@ -17,10 +17,11 @@ build="${HEARTH_BUILD_DIR:-$src/build}"
 jobs="${HEARTH_JOBS:-$(nproc)}"
 
 # Build tools, engine libraries (sentencepiece, JSON), Qt 6 Quick with the QML modules the UI
-# loads at run time (Debian does not pull all of them in), and SQLite for the conversation store.
+# loads at run time (Debian does not pull all of them in), SQLite for the conversation store and
+# md4c for the markdown of replies.
 packages=(
   build-essential cmake ninja-build pkg-config
-  libsentencepiece-dev nlohmann-json3-dev libsqlite3-dev libpcre2-dev libicu-dev
+  libsentencepiece-dev nlohmann-json3-dev libsqlite3-dev libpcre2-dev libicu-dev libmd4c-dev
   qt6-base-dev qt6-declarative-dev qt6-declarative-dev-tools qt6-tools-dev qt6-tools-dev-tools
   qt6-l10n-tools libqt6sql6-sqlite
   qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript qml6-module-qtquick

@@ -36,6 +36,11 @@ QtObject {
     readonly property color noticeText: dark ? "#f1dcae" : "#5f430f"
     readonly property color meterTrack: dark ? "#3a3631" : "#ebe6de"
 
+    // Markdown in replies
+    readonly property color codeBackground: dark ? "#1b1a18" : "#f3f0ea"
+    readonly property color inlineCodeBackground: dark ? "#35322d" : "#ece7df"
+    readonly property color quoteBar: dark ? "#4a453e" : "#ddd6cb"
+
     // Spacing (px)
     readonly property int spacingXs: 4
     readonly property int spacingS: 8
@@ -64,4 +69,11 @@ QtObject {
                                                   letterSpacing: 0.8, capitalization: Font.AllUppercase })
     readonly property font chipFont: Qt.font({ pixelSize: 11, weight: Font.Bold, letterSpacing: 0.5 })
     readonly property font brandFont: Qt.font({ pixelSize: 28, weight: Font.Bold })
+    readonly property font monoFont: Qt.font({ family: "monospace", pixelSize: 13 })
+
+    // Markdown headings: level 1 largest, 4 to 6 at body size.
+    function headingFont(level) {
+        const sizes = [22, 19, 16, 14, 14, 14]
+        return Qt.font({ pixelSize: sizes[Math.max(1, Math.min(6, level)) - 1], weight: Font.DemiBold })
+    }
 }

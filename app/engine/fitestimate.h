@@ -1,0 +1,30 @@
+// Will a model fit, and how much context would: the engine's memory estimate (headers only) on
+// the chosen device, with the memory a load would free first counted as free. Any thread.
+#pragma once
+
+#include <QString>
+
+#include "enginetypes.h"
+
+struct FitEstimate {
+    bool ok = false;
+    QString error;            // why there is no estimate (the engine's words)
+    int context = 0;          // the context the estimate is for
+    quint64 totalBytes = 0;   // weights, KV cache, recurrent state, workspace at `context`
+    quint64 weightsBytes = 0;
+    bool fits = false;
+    int maxContext = 0;       // the largest context that fits (a multiple of 256 when it can be); 0: none
+    hearth::DeviceKind device = hearth::DeviceKind::Cpu;
+    QString deviceName;
+};
+
+struct FitQuery {
+    QString path;
+    int context = 0;          // 0: the model's own, capped at 4096 as a session does
+    int trainedContext = 0;   // the model's maximum (ModelFacts::contextLength)
+    DeviceChoice device = DeviceChoice::Auto;
+    quint64 freedBytes = 0;   // what the model loaded now holds (a load releases it first)
+    quint64 weightsBytes = 0; // the weights after a preset (QuantPlan); 0: as stored
+};
+
+FitEstimate estimateFit(const FitQuery& query);

@@ -1,0 +1,116 @@
+// The model picker's list: the .gguf files and Hugging Face folders in the models folder plus
+// those the user opened, each with its facts (architecture, parameters, quant, size, context,
+// licence) and whether it fits at the chosen context on the chosen device (the engine's
+// estimate), with the largest context that fits. For the loaded model it also fills the quant
+// switcher's choices (quantOptions). Files are read on a worker pool, never on the GUI thread;
+// rows show ready = false until then.
+#pragma once
+
+#include <QAbstractListModel>
+#include <QPointer>
+#include <QQmlEngine>
+#include <QThreadPool>
+
+#include <functional>
+
+#include "enginehost.h"
+#include "modelscan.h"
+#include "quantoptions.h"
+
+class LocalModels : public QAbstractListModel
+{
+    Q_OBJECT
+    QML_ELEMENT
+    Q_PROPERTY(QString folder READ folder WRITE setFolder NOTIFY folderChanged)
+    Q_PROPERTY(QStringList addedPaths READ addedPaths WRITE setAddedPaths NOTIFY addedPathsChanged)
+    Q_PROPERTY(int contextLength READ contextLength WRITE setContextLength NOTIFY contextLengthChanged)
+    Q_PROPERTY(QString device READ device WRITE setDevice NOTIFY deviceChanged) // "auto", "cpu", "cuda"
+    // Followed for the loaded model (its quant options, the memory a load would free).
+    Q_PROPERTY(EngineHost* engine READ engine WRITE setEngine NOTIFY engineChanged)
+    Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
+    Q_PROPERTY(bool busy READ isBusy NOTIFY busyChanged) // files are being read
+    Q_PROPERTY(QuantOptionsModel* quantOptions READ quantOptions CONSTANT)
+
+public:
+    enum Role {
+        PathRole = Qt::UserRole + 1,
+        NameRole,
+        FormatRole,
+        ArchitectureRole,
+        ParameterCountRole,
+        ParametersRole,     // "260K", "8.2B"
+        QuantRole,
+        TensorTypesRole,    // "Q4_K 98 · Q6_K 12 · F32 65"
+        FileBytesRole,
+        ContextLengthRole,  // trained maximum
+        LicenseRole,
+        ReadyRole,
+        ErrorRole,
+        EstimatedBytesRole, // at the chosen context
+        FitsRole,
+        MaxContextRole,     // the largest context that fits; 0: none
+        DeviceNameRole,
+        UserAddedRole,
+        LoadedRole,
+    };
+    Q_ENUM(Role)
+
+    explicit LocalModels(QObject* parent = nullptr);
+    ~LocalModels() override; // waits for the file reads under way (header reads: short)
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    QString folder() const { return m_folder; }
+    void setFolder(const QString& folder);
+    QStringList addedPaths() const;
+    void setAddedPaths(const QStringList& paths);
+    int contextLength() const { return m_settings.context; }
+    void setContextLength(int context);
+    QString device() const { return m_device; }
+    void setDevice(const QString& device);
+    EngineHost* engine() const { return m_engine; }
+    void setEngine(EngineHost* engine);
+    bool isBusy() const { return m_pending > 0; }
+    QuantOptionsModel* quantOptions() const { return m_quantOptions; }
+
+    // Reads the folder again and describes every model anew.
+    Q_INVOKABLE void rescan();
+    // Adds a file or folder the user opened (a path or a file: URL); returns its row.
+    Q_INVOKABLE int addPath(const QString& pathOrUrl);
+    Q_INVOKABLE void removeAddedPath(const QString& path);
+    Q_INVOKABLE int indexOfPath(const QString& path) const;
+    const ModelEntry* entry(int row) const;
+
+signals:
+    void folderChanged();
+    void addedPathsChanged();
+    void contextLengthChanged();
+    void deviceChanged();
+    void engineChanged();
+    void countChanged();
+    void busyChanged();
+
+private:
+    // Runs `work` on the pool, then `done` on this thread (which drops results that a rescan or
+    // a settings change made stale).
+    void submit(std::function<void()> work, std::function<void()> done);
+    void describe(int row);
+    void redescribeAll();
+    void updateQuantOptions();
+    void setLoaded(const ModelSummary* model);
+
+    QThreadPool m_pool;
+    QList<ModelEntry> m_entries;
+    QString m_folder;
+    QString m_device = QStringLiteral("auto");
+    FitSettings m_settings;
+    QPointer<EngineHost> m_engine;
+    QList<QMetaObject::Connection> m_connections;
+    QString m_loadedPath, m_loadedQuant;
+    quint64 m_generation = 0;     // bumped when earlier descriptions are no longer wanted
+    quint64 m_scanGeneration = 0; // bumped by each rescan: only the newest scan's list counts
+    int m_pending = 0;
+    QuantOptionsModel* m_quantOptions; // child
+};

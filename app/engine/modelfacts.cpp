@@ -1,0 +1,105 @@
+#include "modelfacts.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStringList>
+
+#include <algorithm>
+#include <vector>
+
+#include "hearth/quant.h"
+
+namespace {
+
+quint64 pathBytes(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isDir())
+        return quint64(info.size());
+    quint64 total = 0;
+    for (const QFileInfo& file : QDir(path).entryInfoList(QDir::Files))
+        total += quint64(file.size());
+    return total;
+}
+
+QString tensorTypeText(const std::map<std::string, int>& typeCounts)
+{
+    std::vector<std::pair<std::string, int>> types(typeCounts.begin(), typeCounts.end());
+    std::stable_sort(types.begin(), types.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    QStringList parts;
+    for (const auto& [type, count] : types)
+        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(type)).arg(count);
+    return parts.join(QStringLiteral(" \u00b7 "));
+}
+
+} // namespace
+
+bool isFullPrecision(const std::map<std::string, int>& typeCounts)
+{
+    return std::all_of(typeCounts.begin(), typeCounts.end(), [](const auto& entry) {
+        return entry.first == "F32" || entry.first == "F16" || entry.first == "BF16";
+    });
+}
+
+QString quantLabel(const QString& path, const std::map<std::string, int>& typeCounts)
+{
+    for (const hearth::QuantPresetInfo& preset : hearth::quantPresets()) {
+        auto plan = hearth::planQuantPreset(path.toStdString(), preset.name);
+        if (plan.isOk() && !plan->requantizes && plan->tensorTypeCounts == typeCounts)
+            return QString::fromStdString(plan->preset);
+    }
+    // Norms are F32 in every file: they decide only when nothing else is there.
+    std::string best = "F32";
+    int bestCount = 0;
+    for (const auto& [type, count] : typeCounts)
+        if (type != "F32" && count > bestCount) {
+            best = type;
+            bestCount = count;
+        }
+    return QString::fromStdString(best);
+}
+
+QString formatParameterCount(quint64 count)
+{
+    if (count >= 1'000'000'000ull)
+        return QStringLiteral("%1B").arg(double(count) / 1e9, 0, 'f', 1);
+    if (count >= 1'000'000ull)
+        return QStringLiteral("%1M").arg(double(count) / 1e6, 0, 'f', count >= 100'000'000ull ? 0 : 1);
+    if (count >= 1'000ull)
+        return QStringLiteral("%1K").arg(count / 1000);
+    return QString::number(count);
+}
+
+hearth::Result<ModelFacts> describeModelFacts(const QString& path)
+{
+    HEARTH_ASSIGN(const hearth::ModelInfo info, hearth::describeModelFile(path.toStdString()));
+    return modelFacts(path, info);
+}
+
+ModelFacts modelFacts(const QString& path, const hearth::ModelInfo& info)
+{
+    ModelFacts f;
+    f.path = path;
+    f.name = QString::fromStdString(info.name);
+    if (f.name.isEmpty())
+        f.name = QFileInfo(path).completeBaseName();
+    f.format = QString::fromStdString(info.format);
+    f.architecture = QString::fromStdString(info.architecture);
+    f.license = QString::fromStdString(info.license);
+    f.quant = quantLabel(path, info.tensorTypeCounts);
+    f.tensorTypes = tensorTypeText(info.tensorTypeCounts);
+    f.fullPrecision = isFullPrecision(info.tensorTypeCounts);
+    f.parameterCount = info.parameterCount;
+    f.fileBytes = pathBytes(path);
+    f.contextLength = std::max(info.contextLength, info.ropeScaledContextLength);
+    f.architectureKey = QStringLiteral("%1/v%2/h%3/l%4/a%5/k%6/d%7/f%8")
+                            .arg(f.architecture)
+                            .arg(info.vocabSize)
+                            .arg(info.hidden)
+                            .arg(info.layers)
+                            .arg(info.heads)
+                            .arg(info.kvHeads)
+                            .arg(info.headDim)
+                            .arg(info.ffn);
+    return f;
+}

@@ -1,0 +1,106 @@
+#include "modelscan.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+
+#include "hearth/quant.h"
+
+namespace {
+
+bool isHfFolder(const QDir& dir)
+{
+    return dir.exists(QStringLiteral("config.json")) &&
+           !dir.entryList({QStringLiteral("*.safetensors")}, QDir::Files).isEmpty();
+}
+
+void collect(const QDir& dir, int depth, QStringList& out)
+{
+    if (isHfFolder(dir)) {
+        out << dir.absolutePath();
+        return;
+    }
+    for (const QFileInfo& f : dir.entryInfoList({QStringLiteral("*.gguf")}, QDir::Files))
+        out << f.absoluteFilePath();
+    if (depth > 0)
+        for (const QFileInfo& sub : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
+            collect(QDir(sub.absoluteFilePath()), depth - 1, out);
+}
+
+FitQuery query(const QString& path, int trainedContext, const FitSettings& s)
+{
+    FitQuery q;
+    q.path = path;
+    q.context = s.context;
+    q.trainedContext = trainedContext;
+    q.device = s.device;
+    q.freedBytes = s.freedBytes;
+    return q;
+}
+
+} // namespace
+
+QStringList findModelPaths(const QString& folder)
+{
+    QStringList out;
+    if (!folder.isEmpty() && QFileInfo(folder).isDir())
+        collect(QDir(folder), 2, out); // models/Publisher/Model/ is a common layout
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void describeEntry(ModelEntry& entry, const FitSettings& settings)
+{
+    entry.ready = true;
+    auto facts = describeModelFacts(entry.path);
+    if (!facts.isOk()) {
+        entry.error = QString::fromStdString(facts.status().message());
+        return;
+    }
+    entry.error.clear();
+    entry.facts = facts.value();
+    entry.fit = estimateFit(query(entry.path, entry.facts.contextLength, settings));
+}
+
+QList<QuantOption> presetOptions(const ModelFacts& facts, const QString& loadedQuant, const FitSettings& settings)
+{
+    QList<QuantOption> out;
+    for (const hearth::QuantPresetInfo& preset : hearth::quantPresets()) {
+        auto plan = hearth::planQuantPreset(facts.path.toStdString(), preset.name);
+        if (!plan.isOk() || plan->requantizes)
+            continue;
+        FitQuery q = query(facts.path, facts.contextLength, settings);
+        q.weightsBytes = plan->weightsBytes;
+        const FitEstimate fit = estimateFit(q);
+        QuantOption o;
+        o.kind = QStringLiteral("preset");
+        o.label = o.preset = QString::fromStdString(plan->preset);
+        o.path = facts.path;
+        o.estimatedBytes = fit.totalBytes;
+        o.fits = fit.fits;
+        o.maxContext = fit.maxContext;
+        o.current = o.preset.compare(loadedQuant, Qt::CaseInsensitive) == 0;
+        out << o;
+    }
+    return out;
+}
+
+QList<QuantOption> fileOptions(const QList<ModelEntry>& entries, const ModelFacts& loaded)
+{
+    QList<QuantOption> out;
+    for (const ModelEntry& e : entries) {
+        if (!e.ready || !e.error.isEmpty() || e.facts.architectureKey != loaded.architectureKey)
+            continue;
+        QuantOption o;
+        o.kind = QStringLiteral("file");
+        o.label = e.facts.quant;
+        o.path = e.path;
+        o.estimatedBytes = e.fit.totalBytes;
+        o.fits = e.fit.fits;
+        o.maxContext = e.fit.maxContext;
+        o.current = QFileInfo(e.path) == QFileInfo(loaded.path);
+        out << o;
+    }
+    return out;
+}

@@ -25,6 +25,7 @@
 namespace hearth {
 
 struct LoadedModel;
+struct ModelConfig;
 class Sampler;
 
 enum class LogitsWanted {
@@ -44,9 +45,11 @@ struct StateBytes {
 // public API's memory header).
 enum class KvCacheType { F32, F16, BF16 };
 
+uint64_t kvCacheElementBytes(KvCacheType type); // 4 or 2
+
 struct SessionConfig {
     int32_t contextLength = 0; // KV positions; 0: the model's, capped at 4096
-    KvCacheType kvType = KvCacheType::F32; // the CUDA backend's cache type; the CPU keeps f32 for now
+    KvCacheType kvType = KvCacheType::F32; // K and V are stored as this (rounded on write) on every backend
 };
 
 class BackendSession {
@@ -106,6 +109,10 @@ struct DeviceModelParams {
 // The backend factory, keyed by device kind. The LoadedModel must outlive the DeviceModel.
 // Errors: Unsupported for a device that cannot run models (yet), and the backend's own.
 Result<std::unique_ptr<DeviceModel>> createDeviceModel(const LoadedModel& model, const DeviceModelParams& params);
+
+// What a CPU session of `context` positions allocates (the memory estimate's CPU figures;
+// cpu.memory checks them against a real session's stateBytes()).
+StateBytes cpuSessionBytes(const ModelConfig& config, int32_t context, KvCacheType kvType);
 
 // Per backend (backend/cpu/cpu_backend.cpp, backend/cuda_backend.cpp).
 Result<std::unique_ptr<DeviceModel>> createCpuDeviceModel(const LoadedModel& model, int32_t threads);

@@ -99,19 +99,41 @@ public:
     }
 
     Result<int32_t> decode(int32_t token, int32_t pos, Sampler& sampler, std::vector<float>* logits) override {
-        const SamplingParams& p = sampler.params();
-        // Greedy without a penalty is the argmax of the raw logits: picked on the GPU. Anything
-        // else is sampled here, with the CPU sampler's exact definitions.
-        const bool greedyOnDevice = !(p.temperature > 0.0f) && p.repetitionPenalty == 1.0f;
-        const bool needLogits = logits || !greedyOnDevice;
+        // The CPU sampler's chain split where the data is: the penalty and the argmax or the top-k
+        // on the GPU, softmax/top-p/min-p/draw on the k candidates here. Only top-k off (the whole
+        // vocabulary is a candidate) or a penalty window beyond the device's list copies the
+        // logits back and samples here.
+        const std::vector<int32_t>& penalised = sampler.penaltyTokens();
+        const bool greedy = !(sampler.params().temperature > 0.0f); // NaN: greedy, as the Sampler
+        // top-k at least the vocabulary: the CPU draws over all tokens in id order, so here too.
+        const int32_t topK = sampler.deviceTopK();
+        const bool onDevice = penalised.size() <= HEARTH_CUDA_MAX_PENALTY_IDS &&
+                              (greedy || (topK > 0 && topK <= HEARTH_CUDA_MAX_TOPK && topK < m_vocab));
+        HearthCudaSampling sp{};
+        sp.penalty = sampler.penalty();
+        if (onDevice) {
+            sp.greedy = greedy ? 1 : 0;
+            sp.topK = greedy ? 0 : topK;
+            sp.penaltyIds = penalised.data();
+            sp.penaltyCount = int32_t(penalised.size());
+            m_candidateIds.resize(size_t(sp.topK));
+            m_candidateLogits.resize(size_t(sp.topK));
+            sp.candidateIds = m_candidateIds.data();
+            sp.candidateLogits = m_candidateLogits.data();
+            sp.candidateCount = &m_candidateCount;
+        }
+        const bool needLogits = logits || !onDevice;
         if (needLogits) m_logits.resize(size_t(m_vocab));
         int32_t sampled = -1;
         HearthCudaError error{};
-        HEARTH_TRY(fromModule(m_api.decode(m_session, token, pos, greedyOnDevice ? 1 : 0, &sampled,
-                                           needLogits ? m_logits.data() : nullptr, &error),
+        HEARTH_TRY(fromModule(m_api.decode(m_session, token, pos, &sp, &sampled, needLogits ? m_logits.data() : nullptr,
+                                           &error),
                               error));
         if (logits) *logits = m_logits;
-        return greedyOnDevice ? sampled : sampler.sample(m_logits);
+        if (!onDevice) return sampler.sample(m_logits);
+        if (greedy) return sampled;
+        return sampler.sampleCandidates(std::span<const int32_t>(m_candidateIds.data(), size_t(m_candidateCount)),
+                                        std::span<const float>(m_candidateLogits.data(), size_t(m_candidateCount)));
     }
 
     StateBytes stateBytes() const override {
@@ -135,6 +157,9 @@ private:
     int32_t m_context;
     int32_t m_vocab;
     std::vector<float> m_logits;
+    std::vector<int32_t> m_candidateIds;
+    std::vector<float> m_candidateLogits;
+    int32_t m_candidateCount = 0;
 };
 
 class CudaDeviceModel final : public DeviceModel {
@@ -157,6 +182,11 @@ public:
         for (const DeviceInfo& d : probeDevices().devices)
             if (d.kind == DeviceKind::Cuda && d.index == m_gpu) info.computeCapability = d.computeCapability;
         return info;
+    }
+    uint64_t deviceContextBytes() const override {
+        HearthCudaMemory m{};
+        m_api.modelMemory(m_model, &m);
+        return m.deviceContext;
     }
     uint64_t weightBytes() const override {
         HearthCudaMemory m{};

@@ -126,9 +126,28 @@ typedef void (*HearthCudaSessionMemoryFn)(const HearthCudaSession* session, Hear
 // for into `logits` (host; [vocab] or [count][vocab]).
 typedef int (*HearthCudaPrefillFn)(HearthCudaSession* session, const int32_t* tokens, int32_t count, int32_t start,
                                    int32_t which, float* logits, HearthCudaError* error);
-// Runs `token` at `pos`. With greedy != 0 the argmax of the logits (the CPU sampler's greedy rule)
-// is picked on the device into *sampled; `logits` (host, may be null) receives the [vocab] logits.
-typedef int (*HearthCudaDecodeFn)(HearthCudaSession* session, int32_t token, int32_t pos, int32_t greedy,
-                                  int32_t* sampled, float* logits, HearthCudaError* error);
+// What decode does with the logits on the device (the CPU sampler's definitions). First the
+// repetition penalty on a copy (penaltyCount distinct ids; penalty 1 = off), then either the
+// argmax (greedy != 0, into *sampled) or the best topK (id, logit) pairs, best first, ties by
+// lower id, NaN/-inf left out, +inf as FLT_MAX (topK > 0: candidateIds/candidateLogits, host
+// arrays of topK, and *candidateCount). With neither, only `logits` is filled.
+#define HEARTH_CUDA_MAX_TOPK 1024
+#define HEARTH_CUDA_MAX_PENALTY_IDS 8192
+typedef struct {
+    int32_t greedy;
+    int32_t topK; // 0 .. HEARTH_CUDA_MAX_TOPK
+    float penalty;
+    const int32_t* penaltyIds; // host
+    int32_t penaltyCount;      // 0 .. HEARTH_CUDA_MAX_PENALTY_IDS
+    int32_t* candidateIds;
+    float* candidateLogits;
+    int32_t* candidateCount;
+} HearthCudaSampling;
+
+// Runs `token` at `pos` and samples as `sampling` says; `logits` (host, may be null) receives the
+// [vocab] raw logits.
+typedef int (*HearthCudaDecodeFn)(HearthCudaSession* session, int32_t token, int32_t pos,
+                                  const HearthCudaSampling* sampling, int32_t* sampled, float* logits,
+                                  HearthCudaError* error);
 
 } // extern "C"

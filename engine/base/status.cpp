@@ -13,6 +13,7 @@ const char* statusCodeName(StatusCode code) {
     case StatusCode::DataLoss: return "data loss";
     case StatusCode::Cancelled: return "cancelled";
     case StatusCode::Internal: return "internal error";
+    case StatusCode::DeviceLost: return "device lost";
     }
     return "unknown";
 }

@@ -1,9 +1,14 @@
-// Memory needed to run a model: weights, KV cache, recurrent state, workspace — computed from the
-// file's header and tensor table only, so `inspect` and the app can ask before loading.
+// Memory needed to run a model: weights, KV cache, recurrent state, workspace, device context —
+// computed from the file's header and tensor table only, so `inspect` and the app can ask before
+// loading. Each device's figures follow its own allocation rules: the CPU session's buffers
+// (cpuSessionBytes), the CUDA module's arenas (backend/cuda_memory_plan.h).
 #include <algorithm>
+#include <cstdio>
 
+#include "backend/cuda_memory_plan.h"
 #include "hearth/memory.h"
 #include "model/model_loader.h"
+#include "model/quantize_model.h"
 #include "runtime/model_info.h"
 
 namespace hearth {
@@ -17,37 +22,156 @@ const char* kvTypeName(KvType type) {
     return "unknown";
 }
 
-Result<MemoryEstimate> estimateMemory(const std::string& modelPath, int32_t contextLength, KvType kvType,
-                                      DeviceKind device) {
-    if (contextLength < 0) return invalidArgument("context length must be >= 0");
-    HEARTH_ASSIGN(ModelDescription d, describeModel(modelPath));
-    return estimateMemory(d, contextLength, kvType, device);
+namespace {
+
+// The weights as the load would leave them: the tensor table bound without reading any data,
+// each matrix retyped as `quant` plans it (none: as stored).
+Result<ModelWeights> weightsAsLoaded(const ModelDescription& d, const std::string& quant) {
+    HEARTH_ASSIGN(ModelWeights w, bindWeights(d.config, d.tensors, d.format, ScaleCheck::Skip));
+    if (quant.empty()) return w;
+    HEARTH_ASSIGN(const QuantPreset preset, parsePresetOrError(quant));
+    const bool tied = w.output.data == w.tokenEmbedding.data;
+    for (const PlannedTensor& p : planPreset(w, preset)) {
+        p.matrix->type = p.to;
+        p.matrix->rowBytes = rowBytes(p.to, uint64_t(p.matrix->cols)).value_or(0);
+    }
+    if (tied) w.output = w.tokenEmbedding;
+    return w;
 }
 
-Result<MemoryEstimate> estimateMemory(const ModelDescription& d, int32_t contextLength, KvType kvType,
-                                      DeviceKind device) {
-    if (contextLength < 0) return invalidArgument("context length must be >= 0");
-    const ModelConfig& c = d.config;
-    const int64_t context = contextLength > 0 ? contextLength : c.contextLength;
-    MemoryEstimate e;
-    for (const auto& [name, t] : d.tensors.tensors) e.weightsBytes += t.bytes;
-    const uint64_t elementBytes = kvType == KvType::F32 ? 4 : 2;
-    // K and V, for the layers whose mixer is attention (the others keep no KV cache).
-    const uint64_t perToken = 2ull * uint64_t(c.attentionLayerCount()) * c.kvHeads * c.headDim * elementBytes;
-    e.kvBytesPer1024Tokens = perToken * 1024;
-    e.kvCacheBytes = perToken * uint64_t(context);
-    e.recurrentStateBytes = 0; // attention-only architectures
-    // Activations of one token, the logits, and the attention scores over the whole context.
-    const uint64_t activations = 2ull * c.hidden + 2ull * c.heads * c.headDim + 2ull * c.ffn;
-    e.workspaceBytes = (activations + uint64_t(c.vocabSize) + uint64_t(c.heads) * context) * sizeof(float);
+// The tensor table the CUDA backend uploads (backend/cuda_backend.cpp tensorTable): every matrix,
+// the LM head only when untied, and every float vector.
+std::vector<uint64_t> cudaTensorBytes(const ModelConfig& c, const ModelWeights& w) {
+    std::vector<uint64_t> bytes{w.tokenEmbedding.bytes()};
+    if (!c.tiedEmbeddings) bytes.push_back(w.output.bytes());
+    bytes.push_back(w.outputNorm.size() * sizeof(float));
+    for (const LayerWeights& l : w.layers) {
+        for (const WeightMatrix* m : l.matrices()) bytes.push_back(m->bytes());
+        for (const std::vector<float>* v : l.vectors())
+            if (!v->empty()) bytes.push_back(v->size() * sizeof(float));
+    }
+    return bytes;
+}
 
+CudaModelShape cudaShape(const ModelConfig& c) {
+    return {c.vocabSize, c.hidden, c.layers, c.heads, c.kvHeads, c.headDim, c.ffn};
+}
+
+std::vector<CudaMatrixShape> cudaMatrixShapes(const ModelWeights& w) {
+    std::vector<CudaMatrixShape> shapes{{w.output.rows, w.output.cols}};
+    for (const LayerWeights& l : w.layers)
+        for (const WeightMatrix* m : l.matrices()) shapes.push_back({m->rows, m->cols});
+    return shapes;
+}
+
+// The device the estimate is for: the CPU read now, or a listed CUDA device (Auto: CUDA device
+// `gpu` when listed, else the CPU).
+Result<DeviceInfo> estimateDevice(DeviceKind kind, int32_t gpu) {
+    if (kind == DeviceKind::Cpu) return probeCpuNow();
     const DeviceReport& report = probeDevices();
-    auto it = std::find_if(report.devices.begin(), report.devices.end(),
-                           [&](const DeviceInfo& info) { return info.kind == device; });
-    if (it == report.devices.end())
-        return notFound(std::string("no ") + deviceKindName(device) + " device: " + report.cudaUnavailableReason);
-    e.device = *it;
-    e.fits = e.totalBytes() <= e.device.freeBytes;
+    for (const DeviceInfo& info : report.devices)
+        if (info.kind == DeviceKind::Cuda && info.index == gpu) return info;
+    if (kind == DeviceKind::Auto) return probeCpuNow();
+    if (std::any_of(report.devices.begin(), report.devices.end(),
+                    [](const DeviceInfo& info) { return info.kind == DeviceKind::Cuda; }))
+        return notFound("there is no CUDA device " + std::to_string(gpu));
+    return notFound(std::string("no cuda device: ") + report.cudaUnavailableReason);
+}
+
+} // namespace
+
+KvCacheType toCacheType(KvType type) {
+    switch (type) {
+    case KvType::F32: return KvCacheType::F32;
+    case KvType::BF16: return KvCacheType::BF16;
+    case KvType::F16: break;
+    }
+    return KvCacheType::F16;
+}
+
+DecodeBytes decodeBytesOf(const ModelConfig& c, const ModelWeights& w, KvType kvType) {
+    DecodeBytes d;
+    d.weights = w.output.bytes() + w.outputNorm.size() * sizeof(float); // the LM head, once
+    for (const LayerWeights& l : w.layers) {
+        for (const WeightMatrix* m : l.matrices()) d.weights += m->bytes();
+        for (const std::vector<float>* v : l.vectors()) d.weights += v->size() * sizeof(float);
+    }
+    d.kvPerPosition = 2ull * uint64_t(c.attentionLayerCount()) * uint64_t(c.kvHeads) * uint64_t(c.headDim) *
+                      kvCacheElementBytes(toCacheType(kvType));
+    return d;
+}
+
+Footprint footprintOf(const ModelConfig& c, const ModelWeights& weights, int32_t context, KvType kvType,
+                      DeviceKind device) {
+    Footprint f;
+    if (device == DeviceKind::Cuda) {
+        const CudaSessionPlan plan =
+            planCudaSession(cudaShape(c), cudaPrefillTileElements(cudaMatrixShapes(weights)), context,
+                            kCudaPrefillChunk, uint32_t(kvCacheElementBytes(toCacheType(kvType))),
+                            cudaSortScratchEstimate(c.vocabSize));
+        f.weights = cudaWeightArenaBytes(cudaTensorBytes(c, weights), c.rope.dims);
+        f.kvCache = plan.kvCacheBytes;
+        f.workspace = plan.workspaceBytes();
+        f.deviceContext = kCudaDeviceContextAllowance;
+    } else {
+        const StateBytes state = cpuSessionBytes(c, context, toCacheType(kvType));
+        f.weights = weights.totalBytes();
+        f.kvCache = state.kvCache;
+        f.workspace = state.workspace;
+    }
+    return f;
+}
+
+int32_t largestFittingContext(const ModelConfig& c, const ModelWeights& weights, KvType kvType, DeviceKind device,
+                              uint64_t limitBytes, int32_t maxContext) {
+    int32_t lo = 0, hi = std::max(maxContext, 0); // footprints grow with the context
+    while (lo < hi) {
+        const int32_t mid = lo + (hi - lo + 1) / 2;
+        if (footprintOf(c, weights, mid, kvType, device).total() <= limitBytes) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+std::string gibText(uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(1ull << 30));
+    return text;
+}
+
+Result<MemoryEstimate> estimateMemory(const std::string& modelPath, int32_t contextLength, KvType kvType,
+                                      DeviceKind device) {
+    return estimateMemory(
+        MemoryEstimateParams{.path = modelPath, .contextLength = contextLength, .kvType = kvType, .device = device});
+}
+
+Result<MemoryEstimate> estimateMemory(const MemoryEstimateParams& params) {
+    if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
+    if (params.gpu < 0) return invalidArgument("the GPU number must be >= 0");
+    HEARTH_ASSIGN(ModelDescription d, describeModel(params.path));
+    return estimateMemory(d, params);
+}
+
+Result<MemoryEstimate> estimateMemory(const ModelDescription& d, const MemoryEstimateParams& params) {
+    if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
+    const ModelConfig& c = d.config;
+    const int32_t context = params.contextLength > 0 ? params.contextLength : c.contextLength;
+    HEARTH_ASSIGN(const ModelWeights weights, weightsAsLoaded(d, params.quant));
+    HEARTH_ASSIGN(const DeviceInfo device, estimateDevice(params.device, params.gpu));
+    MemoryEstimate e;
+    e.device = device;
+    e.decode = decodeBytesOf(c, weights, params.kvType);
+    e.kvBytesPer1024Tokens = e.decode.kvPerPosition * 1024;
+    e.recurrentStateBytes = 0; // attention-only architectures
+    const Footprint f = footprintOf(c, weights, context, params.kvType, device.kind);
+    e.weightsBytes = f.weights;
+    e.kvCacheBytes = f.kvCache;
+    e.workspaceBytes = f.workspace;
+    e.deviceContextBytes = f.deviceContext;
+    e.availableBytes = params.budgetBytes > 0 ? std::min(params.budgetBytes, e.device.freeBytes) : e.device.freeBytes;
+    e.fits = e.totalBytes() <= e.availableBytes;
+    const int32_t reach = std::max(c.contextLength, context);
+    e.largestContext = largestFittingContext(c, weights, params.kvType, device.kind, e.availableBytes, reach);
     return e;
 }
 

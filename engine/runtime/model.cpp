@@ -52,6 +52,22 @@ struct Model::Impl {
 
 namespace {
 
+// The budget check of ModelParams::vramBudgetBytes, before anything is allocated on the device.
+Status checkBudget(const LoadedModel& m, const ModelParams& params, int32_t context, KvType kvType) {
+    const ModelConfig& c = m.config;
+    if (context <= 0) context = std::min(c.contextLength, 4096);
+    const Footprint f = footprintOf(c, m.weights, context, kvType, DeviceKind::Cuda);
+    if (f.total() <= params.vramBudgetBytes) return Status::ok();
+    const int32_t fits = largestFittingContext(c, m.weights, kvType, DeviceKind::Cuda, params.vramBudgetBytes,
+                                               std::max(c.contextLength, context));
+    return outOfMemory("the model needs " + gibText(f.total()) + " of GPU memory (weights " + gibText(f.weights) +
+                       ", KV cache " + gibText(f.kvCache) + " for " + std::to_string(context) + " tokens, workspace " +
+                       gibText(f.workspace) + ", CUDA context " + gibText(f.deviceContext) + "), more than the " +
+                       gibText(params.vramBudgetBytes) + " budget; " +
+                       (fits > 0 ? "the longest context that fits is " + std::to_string(fits) + " tokens"
+                                 : "not even the weights fit: choose a smaller quant"));
+}
+
 // Resolves Auto: the asked-for GPU when CUDA lists it, else the CPU with CUDA's reason.
 DevicePlacement choosePlacement(const ModelParams& params) {
     DevicePlacement p;
@@ -116,6 +132,8 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     d.info = makeModelInfo(loaded.path, loaded.format, loaded.config, loaded.parameterCount, loaded.tensorTypeCounts);
     d.loaded = std::make_unique<LoadedModel>(std::move(loaded));
     d.placement = choosePlacement(params);
+    if (d.placement.kind == DeviceKind::Cuda && params.vramBudgetBytes > 0)
+        HEARTH_TRY(checkBudget(*d.loaded, params, params.budgetContextLength, params.budgetKvType));
     DeviceModelParams placed;
     placed.kind = d.placement.kind;
     placed.threads = params.threads;
@@ -135,6 +153,12 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
 const ModelInfo& Model::info() const { return m_impl->info; }
 const ModelParams& Model::params() const { return m_impl->params; }
 const DevicePlacement& Model::placement() const { return m_impl->placement; }
+
+Status ModelAccess::checkSessionBudget(const Model& model, int32_t context, KvType kvType) {
+    const Model::Impl& d = *model.m_impl;
+    if (d.placement.kind != DeviceKind::Cuda || d.params.vramBudgetBytes == 0) return Status::ok();
+    return checkBudget(*d.loaded, d.params, context, kvType);
+}
 
 std::vector<int32_t> Model::encode(std::string_view text, bool addBos) const {
     return m_impl->loaded->tokenizer->encode(text, addBos, /*parseSpecial=*/false);

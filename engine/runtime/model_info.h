@@ -3,7 +3,9 @@
 
 #include <map>
 #include <string>
+#include <cstdint>
 
+#include "backend/backend.h"
 #include "hearth/memory.h"
 #include "hearth/model.h"
 #include "model/model_loader.h"
@@ -13,9 +15,28 @@ namespace hearth {
 ModelInfo makeModelInfo(const std::string& path, ModelFormat format, const ModelConfig& config,
                         uint64_t parameterCount, const std::map<std::string, int>& typeCounts);
 
-// The memory estimate of an already described model (estimateMemory(path, …) describes it first;
-// callers that hold the description, such as inspect, need not read the file twice).
-Result<MemoryEstimate> estimateMemory(const ModelDescription& description, int32_t contextLength, KvType kvType,
-                                      DeviceKind device);
+// The memory estimate of an already described model (estimateMemory(params) describes it
+// first; callers that hold the description need not read the file twice). params.path is unused.
+Result<MemoryEstimate> estimateMemory(const ModelDescription& description, const MemoryEstimateParams& params);
+
+KvCacheType toCacheType(KvType type);
+
+// What a model with these weights and a session of `context` positions take on `device` (Cpu or
+// Cuda), by the device's own allocation rules: the one arithmetic behind the estimate and the
+// VRAM budget checks of Model::load and Session::create.
+struct Footprint {
+    uint64_t weights = 0, kvCache = 0, workspace = 0, deviceContext = 0;
+    uint64_t total() const { return weights + kvCache + workspace + deviceContext; }
+};
+Footprint footprintOf(const ModelConfig& config, const ModelWeights& weights, int32_t context, KvType kvType,
+                      DeviceKind device);
+// The longest context in 1..maxContext whose footprint is at most `limitBytes`; 0 when none.
+int32_t largestFittingContext(const ModelConfig& config, const ModelWeights& weights, KvType kvType,
+                              DeviceKind device, uint64_t limitBytes, int32_t maxContext);
+// "X GiB" with one decimal.
+std::string gibText(uint64_t bytes);
+
+// What a decode step reads from these weights with a cache of `kvType` (DecodeBytes' definition).
+DecodeBytes decodeBytesOf(const ModelConfig& config, const ModelWeights& weights, KvType kvType);
 
 } // namespace hearth

@@ -12,6 +12,8 @@ class DeviceModel;
 struct ModelAccess {
     static const LoadedModel& loaded(const Model& model);
     static const DeviceModel& device(const Model& model);
+    // ModelParams::vramBudgetBytes against a new session of `context` positions (CUDA only).
+    static Status checkSessionBudget(const Model& model, int32_t context, KvType kvType);
 };
 
 inline const LoadedModel& loadedModel(const Model& model) { return ModelAccess::loaded(model); }

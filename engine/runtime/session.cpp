@@ -8,6 +8,7 @@
 #include "backend/backend.h"
 #include "hearth/session.h"
 #include "model/model_loader.h"
+#include "runtime/model_info.h"
 #include "runtime/model_internal.h"
 #include "runtime/session_testing.h"
 #include "chat/stop_strings.h"
@@ -42,6 +43,7 @@ const char* stopReasonName(StopReason reason) {
 struct Session::Impl {
     const Model* model = nullptr;
     std::unique_ptr<BackendSession> state;
+    KvType kvType = KvType::F16;
     std::vector<int32_t> cached;
 
     Status validateIds(const std::vector<int32_t>& ids) const;
@@ -61,13 +63,13 @@ Result<std::unique_ptr<Session>> Session::create(const Model& model, const Sessi
     if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
     SessionConfig config;
     config.contextLength = params.contextLength;
-    config.kvType = params.kvType == KvType::F32   ? KvCacheType::F32
-                    : params.kvType == KvType::BF16 ? KvCacheType::BF16
-                                                    : KvCacheType::F16;
+    config.kvType = toCacheType(params.kvType);
+    HEARTH_TRY(ModelAccess::checkSessionBudget(model, params.contextLength, params.kvType));
     HEARTH_ASSIGN(auto state, deviceModel(model).createSession(config));
     std::unique_ptr<Session> session(new Session());
     session->m_impl->model = &model;
     session->m_impl->state = std::move(state);
+    session->m_impl->kvType = params.kvType;
     return session;
 }
 
@@ -89,6 +91,11 @@ MemoryReport Session::memoryReport() const {
     r.workspaceBytes = state.workspace;
     r.deviceContextBytes = device.deviceContextBytes();
     return r;
+}
+
+DecodeBytes Session::decodeBytes() const {
+    const LoadedModel& loaded = loadedModel(*m_impl->model);
+    return decodeBytesOf(loaded.config, loaded.weights, m_impl->kvType);
 }
 
 Status Session::Impl::validateIds(const std::vector<int32_t>& ids) const {
@@ -175,6 +182,8 @@ Result<GenerateResult> SessionTesting::generateWithLogits(Session& session, cons
 }
 
 void SessionTesting::setDecodeDelayMs(int ms) { g_testDecodeDelayMs.store(std::max(0, ms)); }
+
+void setTestDecodeDelayMs(int ms) { SessionTesting::setDecodeDelayMs(ms); }
 
 Result<GenerateResult> Session::Impl::generate(const std::vector<int32_t>& promptIds, const GenerateParams& params,
                                                std::vector<float>* allLogits) {

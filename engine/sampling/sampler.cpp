@@ -95,6 +95,29 @@ int32_t Sampler::sample(std::span<const float> logits) {
     return draw(u);
 }
 
+const std::vector<int32_t>& Sampler::penaltyTokens() {
+    m_penalised.clear();
+    if (m_penalty == 1.0f || m_window == 0 || m_history.empty()) return m_penalised;
+    const size_t count = m_window < 0 ? m_history.size() : std::min(size_t(m_window), m_history.size());
+    m_penalised.assign(m_history.end() - std::ptrdiff_t(count), m_history.end());
+    std::sort(m_penalised.begin(), m_penalised.end());
+    m_penalised.erase(std::unique(m_penalised.begin(), m_penalised.end()), m_penalised.end());
+    return m_penalised;
+}
+
+int32_t Sampler::sampleCandidates(std::span<const int32_t> ids, std::span<const float> logits) {
+    const double u = m_greedy ? 0.0 : m_rng.nextDouble();
+    if (ids.empty() || ids.size() != logits.size()) return ids.empty() ? 0 : -1;
+    if (m_greedy) return ids.front();
+    m_candidates.clear();
+    for (size_t i = 0; i < ids.size(); ++i) m_candidates.push_back({clampInf(logits[i]), ids[i], 0.0});
+    m_sortedCount = m_candidates.size();
+    applySoftmax();
+    applyTopP();
+    applyMinP();
+    return draw(u);
+}
+
 void Sampler::accept(int32_t token) {
     m_history.push_back(token);
     // Keep only what the window can see; trimming in batches keeps accept() amortised O(1).

@@ -65,6 +65,20 @@ public:
     // [0, logits.size()) are ignored. Owner thread only.
     int32_t sample(std::span<const float> logits);
 
+    // For a backend that picks candidates where the logits are (the CUDA backend): what it must
+    // do there, and the rest of the chain here, so that the result is exactly sample()'s.
+    //  - deviceTopK(): k when this sampler's candidates are the k best tokens (top-k on and not
+    //    greedy), else 0 (greedy, or top-k off: the backend returns an argmax or all logits).
+    //  - penaltyTokens(): the distinct ids the repetition penalty divides/multiplies now (empty
+    //    when off), sorted; the backend penalises a copy of the logits with penalty() first.
+    //  - sampleCandidates(): given the best tokens after the penalty (NaN and -inf left out, +inf
+    //    clamped to FLT_MAX, best first, ties by lower id: at most deviceTopK() of them), runs
+    //    softmax, top-p, min-p and the draw, consuming one random number as sample() does.
+    int32_t deviceTopK() const { return m_greedy || m_topK <= 0 ? 0 : m_topK; }
+    const std::vector<int32_t>& penaltyTokens();
+    float penalty() const { return m_penalty; }
+    int32_t sampleCandidates(std::span<const int32_t> ids, std::span<const float> logits);
+
     // Appends `token` to the repetition history. Feed prompt tokens too, so the penalty sees
     // them. Any value is accepted (out-of-vocabulary ids are ignored by sample()). Owner thread.
     void accept(int32_t token);

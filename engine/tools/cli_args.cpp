@@ -241,6 +241,15 @@ Status readDeviceOptions(const Args& args, ModelParams& model, SessionParams* se
     else if (kv == "bf16") session->kvType = KvType::BF16;
     else if (kv == "f32") session->kvType = KvType::F32;
     else return invalidArgument("option --kv-type: unknown type '" + kv + "'; expected f16, bf16 or f32");
+    if (auto budget = args.value("--vram-budget")) {
+        char* end = nullptr;
+        const double gib = std::strtod(budget->c_str(), &end);
+        if (end == budget->c_str() || *end != '\0' || !(gib > 0.0) || gib > 1e6)
+            return invalidArgument("option --vram-budget: '" + *budget + "' is not a size; expected GiB > 0, e.g. 22.5");
+        model.vramBudgetBytes = uint64_t(gib * double(1ull << 30));
+        model.budgetContextLength = session->contextLength;
+        model.budgetKvType = session->kvType;
+    }
     return Status::ok();
 }
 

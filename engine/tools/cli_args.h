@@ -72,6 +72,7 @@ void warn(const std::string& message);
 
 int runCommand(const std::vector<std::string>& args);
 int inspectCommand(const std::vector<std::string>& args);
+int benchCommand(const std::vector<std::string>& args);
 int tokenizeCommand(const std::vector<std::string>& args);
 int quantizeCommand(const std::vector<std::string>& args);
 int synthCommand(const std::vector<std::string>& args);

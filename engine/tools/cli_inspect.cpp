@@ -24,17 +24,18 @@ nlohmann::json deviceJson(const DeviceInfo& d) {
 } // namespace
 
 int inspectCommand(const std::vector<std::string>& argv) {
-    auto parsed = Args::parse(argv, {"-m", "--ctx", "--kv-type", "--quant"}, {"--json"},
+    auto parsed = Args::parse(argv, {"-m", "--ctx", "--kv-type", "--vram-budget", "--quant", "--device", "--gpu"}, {"--json"},
                               {{"--model", "-m"}, {"--type", "--quant"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());
     const Args& args = parsed.value();
     if (!args.value("-m")) return usageError("inspect needs -m MODEL");
     auto ctx = args.integer("--ctx", 0, 0, 1 << 24, "0 = the model's trained context");
     if (!ctx.isOk()) return usageError(ctx.status().message());
-    const std::string kvText = args.value("--kv-type").value_or("f32");
-    KvType kv = KvType::F32;
-    if (kvText == "f16") kv = KvType::F16;
-    else if (kvText != "f32") return usageError("option --kv-type: unknown type '" + kvText + "'; expected f32 or f16");
+    ModelParams where; // the device the estimate is for, as run would choose it
+    where.device = DeviceKind::Auto;
+    SessionParams cache;
+    if (Status s = readDeviceOptions(args, where, &cache); !s.isOk()) return usageError(s.message());
+    const KvType kv = cache.kvType;
     auto quant = readQuantOption(args);
     if (!quant.isOk()) return usageError(quant.status().message());
 
@@ -44,7 +45,8 @@ int inspectCommand(const std::vector<std::string>& argv) {
     const ModelInfo& info = described.value();
     const int32_t context = ctx.value() > 0 ? int32_t(ctx.value()) : info.contextLength;
     (void)checkContextLength(info, context, /*allowLong=*/true); // an estimate: a warning is enough
-    auto estimate = estimateMemory(path, context, kv, DeviceKind::Cpu);
+    auto estimate = estimateMemory({.path = path, .contextLength = context, .kvType = kv, .device = where.device,
+                                    .gpu = where.gpu, .quant = quant.value(), .budgetBytes = where.vramBudgetBytes});
     if (!estimate.isOk()) return fail(estimate.status());
     const MemoryEstimate& e = estimate.value();
     std::optional<QuantPlan> planned;
@@ -65,10 +67,13 @@ int inspectCommand(const std::vector<std::string>& argv) {
             {"tied_embeddings", info.tiedEmbeddings}, {"parameters", info.parameterCount},
             {"tensor_types", info.tensorTypeCounts},
             {"memory",
-             {{"context", context}, {"kv_type", kvTypeName(kv)}, {"weights_bytes", e.weightsBytes},
-              {"kv_bytes_per_1024_tokens", e.kvBytesPer1024Tokens}, {"kv_cache_bytes", e.kvCacheBytes},
-              {"recurrent_state_bytes", e.recurrentStateBytes}, {"workspace_bytes", e.workspaceBytes},
-              {"total_bytes", e.totalBytes()}, {"device", deviceJson(e.device)}, {"fits", e.fits}}},
+             {{"context", context}, {"kv_type", kvTypeName(kv)}, {"quant", quant.value()},
+              {"weights_bytes", e.weightsBytes}, {"kv_bytes_per_1024_tokens", e.kvBytesPer1024Tokens},
+              {"kv_cache_bytes", e.kvCacheBytes}, {"recurrent_state_bytes", e.recurrentStateBytes},
+              {"workspace_bytes", e.workspaceBytes}, {"device_context_bytes", e.deviceContextBytes},
+              {"total_bytes", e.totalBytes()}, {"device", deviceJson(e.device)}, {"fits", e.fits},
+              {"available_bytes", e.availableBytes}, {"largest_context", e.largestContext},
+              {"decode_weight_bytes", e.decode.weights}, {"decode_kv_bytes_per_position", e.decode.kvPerPosition}}},
         };
         if (planned)
             out["planned"] = {{"preset", planned->preset}, {"tensor_types", planned->tensorTypeCounts},
@@ -87,11 +92,19 @@ int inspectCommand(const std::vector<std::string>& argv) {
                 info.tiedEmbeddings ? "yes" : "no");
     std::printf("  tensor types   ");
     for (const auto& [type, count] : info.tensorTypeCounts) std::printf(" %s x%d", type.c_str(), count);
-    std::printf("\n  memory (ctx %d, KV %s) on %s:\n", context, kvTypeName(kv), e.device.name.c_str());
-    std::printf("    weights %s, KV %s (%s per 1024 tokens), recurrent %s, workspace %s, total %s (%s)\n",
+    std::printf("\n  memory (ctx %d, KV %s%s%s) on %s %d, %s:\n", context, kvTypeName(kv),
+                quant.value().empty() ? "" : ", ", quant.value().c_str(), deviceKindName(e.device.kind), e.device.index,
+                e.device.name.c_str());
+    std::printf("    weights %s, KV %s (%s per 1024 tokens), recurrent %s, workspace %s, device context %s,\n"
+                "    total %s (%s; %s free)\n",
                 mib(e.weightsBytes).c_str(), mib(e.kvCacheBytes).c_str(), mib(e.kvBytesPer1024Tokens).c_str(),
-                mib(e.recurrentStateBytes).c_str(), mib(e.workspaceBytes).c_str(), mib(e.totalBytes()).c_str(),
-                e.fits ? "fits" : "does not fit in free memory");
+                mib(e.recurrentStateBytes).c_str(), mib(e.workspaceBytes).c_str(), mib(e.deviceContextBytes).c_str(),
+                mib(e.totalBytes()).c_str(), e.fits ? "fits" : "does not fit",
+                mib(e.device.freeBytes).c_str());
+    std::printf("    %s available%s; the longest context that fits: %d tokens\n", mib(e.availableBytes).c_str(),
+                where.vramBudgetBytes ? " (the --vram-budget)" : "", e.largestContext);
+    std::printf("  a decode step reads %s of weights, plus %.2f KiB of KV per token of context\n",
+                mib(e.decode.weights).c_str(), double(e.decode.kvPerPosition) / 1024.0);
     if (planned) {
         std::printf("  with --quant %s:", planned->preset.c_str());
         for (const auto& [type, count] : planned->tensorTypeCounts) std::printf(" %s x%d", type.c_str(), count);

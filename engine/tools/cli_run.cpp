@@ -106,7 +106,7 @@ void printResult(const GenerateResult& r, const std::vector<int32_t>& prompt, co
 int runCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
                               {"-m", "-p", "--prompt-ids", "-n", "--temp", "--top-k", "--top-p", "--min-p",
-                               "--repeat-penalty", "--seed", "--threads", "--device", "--gpu", "--kv-type", "--stop-ids", "--logits-out",
+                               "--repeat-penalty", "--seed", "--threads", "--device", "--gpu", "--kv-type", "--vram-budget", "--stop-ids", "--logits-out",
                                "--ctx", "--quant"},
                               {"--json", "--allow-requantize", "--allow-long-context"},
                               {{"--model", "-m"}, {"--prompt", "-p"}, {"--n-predict", "-n"}, {"--temperature", "--temp"},

@@ -17,6 +17,7 @@ const char* kUsage =
     "  chat      an interactive chat in the terminal\n"
     "  template  the exact prompt a chat sends for a conversation given as JSON\n"
     "  inspect   what a model file is and how much memory it needs\n"
+    "  bench     prefill and decode speed, memory, and the fraction of the bandwidth bound\n"
     "  quantize  write a model with a quant preset applied\n"
     "  synth     a random-weight model of a real shape, for measurements\n"
     "  tokenize  text from stdin to token ids, or back with --decode\n"
@@ -39,7 +40,11 @@ const char* kDevice =
     "  --device auto|cpu|cuda where to run (default auto: CUDA when a usable GPU is present, else the\n"
     "                        CPU; the summary line says which and why)\n"
     "  --gpu N               the CUDA device number (default 0)\n"
-    "  --kv-type f16|bf16|f32 the KV cache's element type on the GPU (default f16)\n";
+    "  --kv-type f16|bf16|f32 the KV cache's element type, on either backend (default f16; f32 for\n"
+    "                        results to compare with a reference)\n"
+    "  --vram-budget GiB     GPU memory to stay within (e.g. 22.5 for a 24 GB card with a desktop):\n"
+    "                        a model + context that would not fit is refused before loading, with\n"
+    "                        the longest context that would\n";
 
 const char* kContext =
     "  --ctx N               context length in tokens (0 = the model's, at most 4096); more than the\n"
@@ -97,9 +102,29 @@ const std::vector<CommandHelp>& commandHelp() {
                     "Hyperparameters, tensor types and a memory estimate, read from the header only.\n\n"
                     "  -m, --model MODEL     a .gguf file or a Hugging Face folder\n"
                     "  --ctx N               the context to estimate for (0 = the model's trained context)\n"
-                    "  --kv-type f32|f16     the KV cache's type (default f32)\n"
-                    "  --quant PRESET        also plan the preset: tensor types and weight bytes\n"
+                    "  --device auto|cpu|cuda the device to estimate for (default auto: CUDA device --gpu when\n"
+                    "                        usable, else the CPU), by that backend's own allocation rules\n"
+                    "  --gpu N               the CUDA device number (default 0)\n"
+                    "  --kv-type f16|bf16|f32 the KV cache's element type (default f16, as run and chat)\n"
+                    "  --quant PRESET        estimate the weights as the preset makes them; also list its plan\n"
                     "  --json                one JSON object on stdout\n"},
+        {"bench", std::string("usage: hearth-cli bench (-m MODEL | --synth SHAPE) [options]\n"
+                              "Prefill and decode speed, time to first token, memory by category, and decode against\n"
+                              "the bandwidth bound: bytes per token computed from the model (the weights a step\n"
+                              "reads + the KV cache at --depth) over the device's bandwidth (4.5 TB/s measured on\n"
+                              "the H200, its 4.8 TB/s spec beside it). Prompts are seeded random token ids.\n\n"
+                              "  -m, --model MODEL     a .gguf file or a Hugging Face folder\n"
+                              "  --synth SHAPE         a synth model of that shape (hearth-cli synth --help), written\n"
+                              "                        to a temporary file in --quant's types (default F16), removed after\n"
+                              "  --quant PRESET        -m: convert at load; --synth: the weights' types\n"
+                              "  -p N                  prompt tokens for the prefill rate, 1 to 1048576 (default 512)\n"
+                              "  -n N                  tokens generated per decode run, 2 to 1048576 (default 128)\n"
+                              "  --depth D             tokens in the cache before decoding (default -p)\n"
+                              "  --reps R              runs of each; the rates are their medians (default 5)\n") +
+                      kDevice +
+                      "  --threads N           CPU threads, 0 to 1024 (0 = all hardware threads)\n"
+                      "  --bandwidth-gbps B    the device's bandwidth in GB/s, for the bound where it is not known\n"
+                      "  --json                one JSON object on stdout\n"},
         {"quantize", "usage: hearth-cli quantize IN OUT.gguf --quant PRESET [options]\n"
                      "Writes IN (a GGUF or a Hugging Face folder) with the preset applied, as a GGUF.\n\n"
                      "  --quant PRESET        F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K, Q5_K, Q6_K, Q4_K_M, Q5_K_M\n"
@@ -177,6 +202,7 @@ int main(int argc, char** argv) {
     if (command == "chat") return hearth::cli::chatCommand(args);
     if (command == "template") return hearth::cli::templateCommand(args);
     if (command == "inspect") return hearth::cli::inspectCommand(args);
+    if (command == "bench") return hearth::cli::benchCommand(args);
     if (command == "tokenize") return hearth::cli::tokenizeCommand(args);
     if (command == "quantize") return hearth::cli::quantizeCommand(args);
     if (command == "synth") return hearth::cli::synthCommand(args);

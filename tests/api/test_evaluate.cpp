@@ -95,7 +95,7 @@ int main() {
     test::announce("evaluate", "cpu");
     const auto path = test::requireTestData("models/stories260K/stories260K-f32.gguf");
     const auto model = Model::load({.path = path.string(), .threads = 1});
-    auto session = model.isOk() ? Session::create(*model.value(), {}) : Result<std::unique_ptr<Session>>(model.status());
+    auto session = model.isOk() ? Session::create(*model.value(), {.kvType = KvType::F32}) : Result<std::unique_ptr<Session>>(model.status());
     CHECK_OK(session);
     if (session.isOk()) {
         checkReferenceReplies(*session.value(), model.value()->info().vocabSize);

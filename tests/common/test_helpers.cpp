@@ -56,7 +56,7 @@ std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::
     auto model = Model::load(params);
     CHECK_MSG(model.isOk(), modelPath << " " << quant << ": " << model.status().message());
     if (!model.isOk()) return {};
-    auto session = Session::create(*model.value(), {});
+    auto session = Session::create(*model.value(), {.kvType = KvType::F32}); // compared with references
     CHECK_OK(session);
     if (!session.isOk()) return {};
     auto logits = session.value()->evaluate(ids);

@@ -25,8 +25,8 @@ std::filesystem::path startCliTest(const std::string& testName);
 // runCli in startCliTest's folder, under a 120 s timeout.
 CliOutcome cli(const std::string& args, const std::string& stdinText = "");
 
-// The logits of a teacher-forced pass over `ids` on a fresh session ([ids x vocab]); empty (and a
-// failed check) when the model does not load. `quant`: a preset applied at load, or empty.
+// The logits of a teacher-forced pass over `ids` on a fresh session with an f32 KV cache
+// ([ids x vocab]); empty (and a failed check) when the model does not load. `quant`: a preset applied at load, or empty.
 std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::vector<int32_t>& ids, int threads = 2,
                                        const std::string& quant = "");
 

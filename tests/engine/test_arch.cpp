@@ -143,7 +143,7 @@ void checkMemoryReport(const fs::path& dir) {
     auto model = Model::load({.path = gguf.string(), .threads = 1});
     CHECK_OK(model);
     if (!model.isOk()) return;
-    auto session = Session::create(**model, {.contextLength = 64});
+    auto session = Session::create(**model, {.contextLength = 64, .kvType = KvType::F32});
     CHECK_OK(session);
     if (!session.isOk()) return;
     const MemoryReport r = (*session)->memoryReport();

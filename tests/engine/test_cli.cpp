@@ -35,7 +35,7 @@ void expectError(const std::string& args, const std::string& needle) {
 
 void checkRun(const fs::path& stories) {
     const std::string model = (stories / "stories260K-f32.gguf").string();
-    const Outcome o = cli("run -m " + model + " -p 'Once upon a time' -n 8 --json --logits-out " +
+    const Outcome o = cli("run -m " + model + " -p 'Once upon a time' -n 8 --kv-type f32 --json --logits-out " +
                           (g_dir / "logits.npy").string());
     CHECK_EQ(o.exitCode, 0);
     auto j = nlohmann::json::parse(o.out, nullptr, false);
@@ -67,7 +67,7 @@ void checkRun(const fs::path& stories) {
 }
 
 void checkInspectAndTokenize(const fs::path& stories) {
-    const Outcome o = cli("inspect -m " + (stories / "stories260K-f32.gguf").string() + " --ctx 2048 --json");
+    const Outcome o = cli("inspect -m " + (stories / "stories260K-f32.gguf").string() + " --ctx 2048 --kv-type f32 --json");
     CHECK_EQ(o.exitCode, 0);
     auto j = nlohmann::json::parse(o.out, nullptr, false);
     if (!j.is_discarded()) {
@@ -79,6 +79,19 @@ void checkInspectAndTokenize(const fs::path& stories) {
         CHECK_EQ(j["memory"]["kv_cache_bytes"].get<uint64_t>(), 2u * 5 * 4 * 8 * 4 * 2048);
         CHECK_EQ(j["memory"]["weights_bytes"].get<uint64_t>(), 260032u * 4);
         CHECK_EQ(j["memory"]["device"]["kind"].get<std::string>(), std::string("cpu"));
+        CHECK_EQ(j["memory"]["device_context_bytes"].get<uint64_t>(), 0u);
+        CHECK_EQ(j["memory"]["decode_weight_bytes"].get<uint64_t>(), 260032u * 4); // tied: the table once
+        CHECK_EQ(j["memory"]["decode_kv_bytes_per_position"].get<uint64_t>(), 2u * 5 * 4 * 8 * 4);
+    }
+    // The default cache is f16, as run's; bf16 takes as much; --device cpu names the CPU.
+    for (const char* kv : {"", " --kv-type bf16"}) {
+        const Outcome half = cli("inspect -m " + (stories / "stories260K-f32.gguf").string() + " --ctx 2048 --device cpu" +
+                                 kv + " --json");
+        CHECK_EQ(half.exitCode, 0);
+        auto h = nlohmann::json::parse(half.out, nullptr, false);
+        CHECK_MSG(!h.is_discarded() && h["memory"]["kv_cache_bytes"] == 2u * 5 * 4 * 8 * 2 * 2048 &&
+                      h["memory"]["kv_type"] == (*kv ? "bf16" : "f16"),
+                  half.out);
     }
     // --quant plans a preset from the tensor table: every matrix (rows of 64 fit Q8_0's 32-blocks)
     // becomes Q8_0, the norms stay F32, and the weights shrink to 34/128 of F32 for the matrices.
@@ -93,7 +106,10 @@ void checkInspectAndTokenize(const fs::path& stories) {
         for (const auto& [type, count] : planned["tensor_types"].items()) total += count.get<int>();
         CHECK_EQ(total, 47);
         CHECK(planned["tensor_types"].contains("Q8_0"));
-        CHECK(planned["weights_bytes"].get<uint64_t>() < jq["memory"]["weights_bytes"].get<uint64_t>() / 3);
+        CHECK(planned["weights_bytes"].get<uint64_t>() < 260032u * 4 / 3);
+        // The estimate is for the preset's weights.
+        CHECK_EQ(jq["memory"]["weights_bytes"].get<uint64_t>(), planned["weights_bytes"].get<uint64_t>());
+        CHECK_EQ(jq["memory"]["quant"].get<std::string>(), std::string("Q8_0"));
     }
     expectError("inspect -m " + (stories / "stories260K-f32.gguf").string() + " --quant Q3_X", "Q3_X");
     const Outcome t = cli("tokenize -m " + (stories / "tok512.model").string() + " --json", "Once upon a time");

@@ -53,7 +53,7 @@ void checkCase(const Case& c, const Model& model, const std::string& args, const
     if (keys != kKeys) return;
 
     // The reference: the same request through the API.
-    auto session = Session::create(model, {.contextLength = c.context});
+    auto session = Session::create(model, {.contextLength = c.context, .kvType = KvType::F32});
     CHECK_OK(session);
     if (!session.isOk()) return;
     GenerateParams p;
@@ -88,10 +88,10 @@ int main() {
     CHECK_OK(model);
     if (!model.isOk()) return test::finish();
     const std::vector<int32_t> prompt = model.value()->encode("Once upon a time", true);
-    const std::string args = "run -m " + path.string() + " -p 'Once upon a time' --threads 1";
+    const std::string args = "run -m " + path.string() + " -p 'Once upon a time' --threads 1 --kv-type f32";
 
     // --stop-ids: a token that first appears k-th in the greedy reply cuts it to k tokens.
-    auto session = Session::create(*model.value(), {});
+    auto session = Session::create(*model.value(), {.kvType = KvType::F32});
     auto greedy = session.value()->generate(prompt, {.maxTokens = 40});
     CHECK_OK(greedy);
     if (!greedy.isOk()) return test::finish();
@@ -107,7 +107,7 @@ int main() {
     // Plain mode: the same text on stdout, the summary on stderr.
     const test::CliOutcome plain = test::cli(args + " -n 8");
     CHECK_EQ(plain.exitCode, 0);
-    auto eight = Session::create(*model.value(), {});
+    auto eight = Session::create(*model.value(), {.kvType = KvType::F32});
     auto reference = eight.value()->generate(prompt, {.maxTokens = 8});
     CHECK_EQ(plain.out, reference.value().text + "\n");
     CHECK_MSG(std::regex_match(plain.err, kSummary), "summary line: " << plain.err);

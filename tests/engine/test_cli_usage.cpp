@@ -29,7 +29,7 @@ using test::cli;
 
 size_t lineCount(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
 
-const char* const kCommands[] = {"run", "chat", "template", "inspect", "quantize", "synth", "tokenize", "devices"};
+const char* const kCommands[] = {"run", "chat", "template", "inspect", "bench", "quantize", "synth", "tokenize", "devices"};
 
 // Every option a help text lists (at the start of its lines: "  -m, --model MODEL  ...").
 std::set<std::string> listedOptions(const std::string& help) {
@@ -122,7 +122,8 @@ void checkUsageErrors() {
     expectUsage("chat -m " + g_stories + " --temp -1", {"option --temp", ">= 0"});
     expectUsage("chat -m " + g_stories + " -n 0", {"option -n", "from 1 to"});
     expectUsage("chat -m " + g_stories + " --quant Q3_X", {"option --quant", "Q4_K_M"});
-    expectUsage("inspect -m " + g_stories + " --kv-type f8", {"option --kv-type", "f32 or f16"});
+    expectUsage("inspect -m " + g_stories + " --kv-type f8", {"option --kv-type", "f16, bf16 or f32"});
+    expectUsage("inspect -m " + g_stories + " --device tpu", {"option --device", "cpu or cuda"});
     expectUsage("inspect -m " + g_stories + " --quant Q3_X", {"option --quant", "Q4_K_M"});
     expectUsage("quantize " + g_stories + " " + (g_dir / "q.gguf").string() + " --quant Q3_X", {"option --quant", "Q4_K_M"});
     expectUsage("quantize " + g_stories + " " + (g_dir / "q.gguf").string() + " --quant Q8_0 --threads -1",
@@ -238,6 +239,13 @@ void checkDevicesAndPaths() {
         if (!report["cuda_built"].get<bool>()) CHECK_EQ(reason, std::string("this build of Hearth has no CUDA backend"));
         else if (!libcuda) CHECK_EQ(reason, std::string("no NVIDIA driver is installed (libcuda.so.1 was not found)"));
         if (libcuda) dlclose(libcuda);
+        // Without a GPU, inspect's CUDA estimate says why; auto estimates for the CPU.
+        if (!reason.empty()) {
+            const test::CliOutcome cuda = cli("inspect -m " + g_stories + " --device cuda --json");
+            CHECK_MSG(cuda.exitCode == 1 && cuda.out.empty() && cuda.err.find(reason) != std::string::npos, cuda.err);
+            const json autoEstimate = json::parse(cli("inspect -m " + g_stories + " --json").out, nullptr, false);
+            CHECK_MSG(autoEstimate.is_object() && autoEstimate["memory"]["device"]["kind"] == "cpu", autoEstimate);
+        }
     }
 
     // Output paths in a missing folder name that folder, not the .part file beside the path.

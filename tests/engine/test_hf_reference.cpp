@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check.h"
+#include "npy.h"
 #include "hearth/engine.h"
 #include "model/model_config.h"
 #include "model/model_loader.h"
@@ -30,6 +31,8 @@
 #include "runtime/session_testing.h"
 
 using namespace hearth;
+using test::NpyArray;
+using test::readNpyF32;
 namespace fs = std::filesystem;
 
 namespace {
@@ -56,75 +59,6 @@ constexpr Expected kModels[] = {
     {"qwen3", "qwen3", "none", false},
 };
 
-// A float32 .npy array: shape and values (little-endian '<f4', C order only).
-struct NpyArray {
-    std::vector<int64_t> shape;
-    std::vector<float> values;
-};
-
-bool readNpyF32(const fs::path& path, NpyArray& out, std::string& error) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "cannot open";
-        return false;
-    }
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) {
-        error = "not a .npy file";
-        return false;
-    }
-    const auto major = static_cast<uint8_t>(bytes[6]);
-    size_t headerLen = 0, offset = 0;
-    if (major == 1) {
-        headerLen = uint8_t(bytes[8]) | size_t(uint8_t(bytes[9])) << 8;
-        offset = 10;
-    } else if (major == 2 || major == 3) {
-        if (bytes.size() < 12) {
-            error = "truncated header";
-            return false;
-        }
-        for (int i = 0; i < 4; ++i) headerLen |= size_t(uint8_t(bytes[8 + i])) << (8 * i);
-        offset = 12;
-    } else {
-        error = "unknown .npy version " + std::to_string(major);
-        return false;
-    }
-    if (offset + headerLen > bytes.size()) {
-        error = "truncated header";
-        return false;
-    }
-    const std::string header = bytes.substr(offset, headerLen);
-    if (header.find("'descr': '<f4'") == std::string::npos) {
-        error = "dtype is not '<f4': " + header;
-        return false;
-    }
-    if (header.find("'fortran_order': False") == std::string::npos) {
-        error = "not C order: " + header;
-        return false;
-    }
-    const size_t open = header.find("'shape': (");
-    const size_t close = open == std::string::npos ? open : header.find(')', open);
-    if (close == std::string::npos) {
-        error = "no shape: " + header;
-        return false;
-    }
-    std::string dims = header.substr(open + 10, close - open - 10);
-    std::replace(dims.begin(), dims.end(), ',', ' ');
-    std::istringstream dimStream(dims);
-    int64_t count = 1;
-    for (int64_t d; dimStream >> d;) {
-        out.shape.push_back(d);
-        count *= d;
-    }
-    const size_t dataStart = offset + headerLen;
-    if (bytes.size() - dataStart != size_t(count) * sizeof(float)) {
-        error = "data size " + std::to_string(bytes.size() - dataStart) + " does not match the shape";
-        return false;
-    }
-    out.values.resize(size_t(count));
-    std::memcpy(out.values.data(), bytes.data() + dataStart, size_t(count) * sizeof(float));
-    return true;
-}
 
 // The engine's RoPE table against transformers' rotary embedding (inv_freq, attention_scaling).
 void checkRopeTable(const Expected& e, const ModelConfig& config, const nlohmann::json& rope) {
@@ -169,7 +103,7 @@ std::vector<float> engineLogits(const fs::path& dir, const std::vector<int32_t>&
     auto loaded = Model::load({dir.string()});
     CHECK_OK(loaded);
     if (!loaded.isOk()) return ours;
-    auto session = Session::create(**loaded, {64});
+    auto session = Session::create(**loaded, {.contextLength = 64, .kvType = KvType::F32});
     CHECK_OK(session);
     if (!session.isOk()) return ours;
     GenerateParams params;

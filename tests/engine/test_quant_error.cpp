@@ -50,6 +50,7 @@ Run teacherForced(const std::string& path, const std::string& quant, const std::
         run.parameters += uint64_t(m.weights.output.rows) * uint64_t(m.weights.output.cols);
     SessionParams sp;
     sp.contextLength = int32_t(ids.size());
+    sp.kvType = KvType::F32; // the error measured is the weights' alone
     auto session = Session::create(*model.value(), sp);
     CHECK_OK(session);
     GenerateParams p;

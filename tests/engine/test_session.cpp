@@ -64,7 +64,7 @@ void checkPrefixReuse(const Model& model) {
 }
 
 void checkStopStrings(const Model& model) {
-    auto session = Session::create(model, {});
+    auto session = Session::create(model, {.kvType = KvType::F32}); // run.c's greedy story
     const auto prompt = model.encode("Once upon a time", true);
     const GenerateResult plain = run(*session.value(), prompt);
     CHECK(plain.text.find(" named Lily") != std::string::npos);

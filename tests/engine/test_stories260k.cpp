@@ -24,7 +24,7 @@ std::unique_ptr<Model> load(const std::filesystem::path& path, int threads) {
 
 // Greedy generation as run.c does it: stop at BOS (1), which ends a story; EOS does not stop.
 GenerateResult generate(const Model& model, const Record& r, std::vector<float>* logits = nullptr) {
-    auto session = Session::create(model, {});
+    auto session = Session::create(model, {.kvType = KvType::F32});
     CHECK_OK(session);
     GenerateParams p;
     p.maxTokens = r.steps + 1 - int(r.promptIds.size());

@@ -1,8 +1,11 @@
 // The reference forward pass: fp32 arithmetic, one token at a time, read top to bottom. Each
 // layer runs its mixer (attention for every architecture here) and its feed-forward block;
 // llama / qwen2 / qwen3 differ only in ModelConfig's flags (biases, q/k norm, RoPE pairing).
+// The KV cache holds f32, f16 or bf16 (SessionConfig::kvType): K and V are rounded once when
+// written and widened to f32 when read, as the GPU's cache does.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "backend/backend.h"
@@ -17,9 +20,20 @@ namespace {
 
 using cpu::rmsnorm;
 
+// Every f16 value as f32 (256 KiB, made once): reading an f16 cache widens a row per step and
+// head, so the conversion must cost a load, not a call.
+const float* halfTable() {
+    static const std::vector<float> table = [] {
+        std::vector<float> t(65536);
+        for (uint32_t h = 0; h < 65536; ++h) t[h] = halfToFloat(uint16_t(h));
+        return t;
+    }();
+    return table.data();
+}
+
 class CpuSession final : public BackendSession {
 public:
-    CpuSession(const LoadedModel& model, int threads, int32_t context);
+    CpuSession(const LoadedModel& model, int threads, int32_t context, KvCacheType kvType);
 
     int32_t contextLength() const override { return m_context; }
     Result<int32_t> prefill(std::span<const int32_t> tokens, int32_t start, LogitsWanted which,
@@ -33,6 +47,12 @@ private:
     void attentionBlock(const AttentionWeights& w, int32_t kvLayer, int32_t pos);
     void ffnBlock(const FfnWeights& w);
     void attend(int32_t kvLayer, int32_t pos);
+    // Stores m_k and m_v as the cache's rows for (kvLayer, pos).
+    void storeKv(int32_t kvLayer, int32_t pos);
+    // attend over a cache of element T, read through widen(T) -> float (inlined: for an f32
+    // cache the arithmetic is exactly the plain loop's).
+    template <typename T, typename Widen>
+    void attendTyped(const T* keys, const T* values, Widen widen, int32_t pos);
     // y[rows] = W x, rows split across threads (each dot product stays on one thread). Each
     // thread gets at least ~64 K weights, below which waking it costs more than it saves.
     void matvec(float* y, const WeightMatrix& w, const float* x) {
@@ -46,6 +66,7 @@ private:
     const ModelConfig& m_config;
     ThreadPool m_pool;
     int32_t m_context;
+    KvCacheType m_kvType;
     RopeTable m_rope;
     std::vector<int32_t> m_kvLayer;     // [layers]: index into the KV cache, -1 without one
     int64_t m_kvWidth;                  // kvHeads * headDim
@@ -55,12 +76,16 @@ private:
     std::vector<float> m_attnOut;       // [heads * headDim]
     std::vector<float> m_gate, m_up;    // [ffn]
     std::vector<float> m_scores;        // [heads * context]
-    std::vector<float> m_keys, m_values; // [attention layer][pos][kvHeads * headDim]
+    std::vector<float> m_k, m_v;        // [kvHeads * headDim] this token's K and V before caching
+    // The KV cache, [attention layer][pos][kvHeads * headDim]: the f32 pair or the 16-bit pair
+    // (f16 or bf16 bits), whichever m_kvType names; the other pair stays empty.
+    std::vector<float> m_keys, m_values;
+    std::vector<uint16_t> m_keys16, m_values16;
     std::vector<float> m_logits;        // [vocab] decode's logits
 };
 
-CpuSession::CpuSession(const LoadedModel& model, int threads, int32_t context)
-    : m_model(model), m_config(model.config), m_pool(threads), m_context(context),
+CpuSession::CpuSession(const LoadedModel& model, int threads, int32_t context, KvCacheType kvType)
+    : m_model(model), m_config(model.config), m_pool(threads), m_context(context), m_kvType(kvType),
       m_rope(computeRopeTable(model.config.rope)) {
     const ModelConfig& c = m_config;
     m_kvWidth = int64_t(c.kvHeads) * c.headDim;
@@ -73,24 +98,77 @@ CpuSession::CpuSession(const LoadedModel& model, int threads, int32_t context)
     m_gate.resize(c.ffn);
     m_up.resize(c.ffn);
     m_scores.resize(int64_t(c.heads) * context);
-    m_keys.assign(size_t(attentionLayers) * context * m_kvWidth, 0.0f);
-    m_values.assign(m_keys.size(), 0.0f);
+    m_k.resize(size_t(m_kvWidth));
+    m_v.resize(size_t(m_kvWidth));
+    const size_t cacheElements = size_t(attentionLayers) * context * m_kvWidth;
+    if (kvType == KvCacheType::F32) {
+        m_keys.assign(cacheElements, 0.0f);
+        m_values.assign(cacheElements, 0.0f);
+    } else {
+        m_keys16.assign(cacheElements, 0);
+        m_values16.assign(cacheElements, 0);
+    }
     m_logits.resize(c.vocabSize);
 }
 
 StateBytes CpuSession::stateBytes() const {
     StateBytes b;
-    b.kvCache = (m_keys.size() + m_values.size()) * sizeof(float);
-    for (const std::vector<float>* v : {&m_x, &m_xb, &m_q, &m_attnOut, &m_gate, &m_up, &m_scores, &m_logits})
+    b.kvCache = (m_keys.size() + m_values.size()) * sizeof(float) +
+                (m_keys16.size() + m_values16.size()) * sizeof(uint16_t);
+    for (const std::vector<float>* v :
+         {&m_x, &m_xb, &m_q, &m_attnOut, &m_gate, &m_up, &m_scores, &m_k, &m_v, &m_logits})
         b.workspace += v->size() * sizeof(float);
     return b;
 }
 
+void CpuSession::storeKv(int32_t kvLayer, int32_t pos) {
+    const size_t at = (size_t(kvLayer) * m_context + pos) * size_t(m_kvWidth);
+    switch (m_kvType) {
+    case KvCacheType::F32:
+        std::copy(m_k.begin(), m_k.end(), m_keys.begin() + at);
+        std::copy(m_v.begin(), m_v.end(), m_values.begin() + at);
+        return;
+    case KvCacheType::F16:
+        for (int64_t i = 0; i < m_kvWidth; ++i) {
+            m_keys16[at + i] = floatToHalf(m_k[i]);
+            m_values16[at + i] = floatToHalf(m_v[i]);
+        }
+        return;
+    case KvCacheType::BF16:
+        for (int64_t i = 0; i < m_kvWidth; ++i) {
+            m_keys16[at + i] = floatToBf16(m_k[i]);
+            m_values16[at + i] = floatToBf16(m_v[i]);
+        }
+        return;
+    }
+}
+
 // Scores of the query heads against every cached position, softmax, weighted sum of values.
 void CpuSession::attend(int32_t kvLayer, int32_t pos) {
+    const size_t layer = size_t(kvLayer) * m_context * size_t(m_kvWidth);
+    switch (m_kvType) {
+    case KvCacheType::F32:
+        attendTyped(m_keys.data() + layer, m_values.data() + layer, [](float x) { return x; }, pos);
+        return;
+    case KvCacheType::F16: {
+        const float* table = halfTable();
+        attendTyped(m_keys16.data() + layer, m_values16.data() + layer, [table](uint16_t h) { return table[h]; }, pos);
+        return;
+    }
+    case KvCacheType::BF16:
+        attendTyped(m_keys16.data() + layer, m_values16.data() + layer, [](uint16_t b) {
+            const uint32_t word = uint32_t(b) << 16; // bf16 is the top half of an f32
+            float f;
+            std::memcpy(&f, &word, sizeof f);
+            return f;
+        }, pos);
+        return;
+    }
+}
+
+template <typename T, typename Widen>
+void CpuSession::attendTyped(const T* keys, const T* values, Widen widen, int32_t pos) {
     const ModelConfig& c = m_config;
-    const float* keys = m_keys.data() + size_t(kvLayer) * m_context * m_kvWidth;
-    const float* values = m_values.data() + size_t(kvLayer) * m_context * m_kvWidth;
     const int group = c.heads / c.kvHeads;
     const float scale = 1.0f / std::sqrt(float(c.headDim));
     const int parts = int(std::max<int64_t>(1, int64_t(c.heads) * (pos + 1) * c.headDim / 32768));
@@ -100,17 +178,17 @@ void CpuSession::attend(int32_t kvLayer, int32_t pos) {
             const int64_t kvOffset = (h / group) * c.headDim;
             float* scores = m_scores.data() + h * m_context;
             for (int32_t t = 0; t <= pos; ++t) {
-                const float* k = keys + t * m_kvWidth + kvOffset;
+                const T* k = keys + t * m_kvWidth + kvOffset;
                 float dot = 0.0f;
-                for (int i = 0; i < c.headDim; ++i) dot += q[i] * k[i];
+                for (int i = 0; i < c.headDim; ++i) dot += q[i] * widen(k[i]);
                 scores[t] = dot * scale;
             }
             cpu::softmax(scores, pos + 1);
             float* out = m_attnOut.data() + h * c.headDim;
             std::fill(out, out + c.headDim, 0.0f);
             for (int32_t t = 0; t <= pos; ++t) {
-                const float* v = values + t * m_kvWidth + kvOffset;
-                for (int i = 0; i < c.headDim; ++i) out[i] += scores[t] * v[i];
+                const T* v = values + t * m_kvWidth + kvOffset;
+                for (int i = 0; i < c.headDim; ++i) out[i] += scores[t] * widen(v[i]);
             }
         }
     }, parts);
@@ -119,8 +197,8 @@ void CpuSession::attend(int32_t kvLayer, int32_t pos) {
 // Norm, q/k/v (+bias), per-head q/k norm, RoPE, cache, attend, project, residual.
 void CpuSession::attentionBlock(const AttentionWeights& w, int32_t kvLayer, int32_t pos) {
     const ModelConfig& c = m_config;
-    float* k = m_keys.data() + (size_t(kvLayer) * m_context + pos) * m_kvWidth;
-    float* v = m_values.data() + (size_t(kvLayer) * m_context + pos) * m_kvWidth;
+    float* k = m_k.data();
+    float* v = m_v.data();
     rmsnorm(m_xb.data(), m_x.data(), w.norm.data(), c.hidden, c.rmsEps);
     matvec(m_q.data(), w.q, m_xb.data());
     matvec(k, w.k, m_xb.data());
@@ -137,6 +215,7 @@ void CpuSession::attentionBlock(const AttentionWeights& w, int32_t kvLayer, int3
     }
     cpu::applyRope(m_q.data(), c.heads, c.headDim, pos, c.rope, m_rope);
     cpu::applyRope(k, c.kvHeads, c.headDim, pos, c.rope, m_rope);
+    storeKv(kvLayer, pos);
     attend(kvLayer, pos);
     matvec(m_xb.data(), w.o, m_attnOut.data());
     for (int i = 0; i < c.hidden; ++i) m_x[i] += m_xb[i];
@@ -216,21 +295,33 @@ Result<std::unique_ptr<BackendSession>> CpuDeviceModel::createSession(const Sess
     const ModelConfig& c = m_model.config;
     const int32_t context = config.contextLength > 0 ? config.contextLength : std::min(c.contextLength, 4096);
     if (context <= 0) return invalidArgument("context length must be positive");
-    const uint64_t kvBytes =
-        2ull * uint64_t(c.attentionLayerCount()) * uint64_t(context) * uint64_t(c.kvHeads) * c.headDim * sizeof(float);
+    const uint64_t kvBytes = cpuSessionBytes(c, context, config.kvType).kvCache;
     const uint64_t available = probeCpuNow().freeBytes;
     if (available > 0 && kvBytes > available)
         return outOfMemory("the KV cache for " + std::to_string(context) + " tokens needs " +
                            std::to_string(kvBytes >> 20) + " MiB, but only " + std::to_string(available >> 20) +
                            " MiB of memory is available");
     try {
-        return std::unique_ptr<BackendSession>(new CpuSession(m_model, m_threads, context));
+        return std::unique_ptr<BackendSession>(new CpuSession(m_model, m_threads, context, config.kvType));
     } catch (const std::bad_alloc&) {
         return outOfMemory("not enough memory for the CPU backend's buffers");
     }
 }
 
 } // namespace
+
+uint64_t kvCacheElementBytes(KvCacheType type) { return type == KvCacheType::F32 ? 4 : 2; }
+
+StateBytes cpuSessionBytes(const ModelConfig& c, int32_t context, KvCacheType kvType) {
+    const uint64_t kvWidth = uint64_t(c.kvHeads) * c.headDim, qWidth = uint64_t(c.heads) * c.headDim;
+    StateBytes b;
+    b.kvCache = 2ull * uint64_t(c.attentionLayerCount()) * uint64_t(context) * kvWidth * kvCacheElementBytes(kvType);
+    // CpuSession's buffers: x, xb, q, attnOut, gate, up, scores, k, v, logits.
+    const uint64_t floats = 2ull * c.hidden + 2 * qWidth + 2ull * c.ffn + uint64_t(c.heads) * uint64_t(context) +
+                            2 * kvWidth + uint64_t(c.vocabSize);
+    b.workspace = floats * sizeof(float);
+    return b;
+}
 
 Result<std::unique_ptr<DeviceModel>> createCpuDeviceModel(const LoadedModel& model, int32_t threads) {
     if (threads < 0) return invalidArgument("threads must be >= 0");

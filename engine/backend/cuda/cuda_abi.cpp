@@ -8,6 +8,8 @@
 #include <new>
 
 #include "backend/cuda/cuda_session.h"
+#include "backend/cuda/device_health.h"
+#include "backend/cuda/process_memory.h"
 #include "backend/cuda/device_weights.h"
 #include "backend/cuda_module_abi.h"
 
@@ -30,10 +32,12 @@ int report(const hearth::Status& status, HearthCudaError* error) {
     return int(status.code());
 }
 
+// Every entry: refused at once when the GPU is lost; a failure is classified (sticky or not).
 template <typename F>
 int guarded(HearthCudaError* error, F&& f) {
     try {
-        return report(f(), error);
+        if (hearth::Status health = hearth::cuda::deviceHealth(); !health.isOk()) return report(health, error);
+        return report(hearth::cuda::classifyFailure(f()), error);
     } catch (const std::bad_alloc&) {
         return report(hearth::outOfMemory("the CUDA backend ran out of host memory"), error);
     } catch (const std::exception& e) {
@@ -75,6 +79,10 @@ __attribute__((visibility("default"))) void hearth_cuda_model_memory(const Heart
     *memory = HearthCudaMemory{};
     fillDevice(model->weights->device(), memory);
     memory->weights = model->weights->bytes();
+    // The CUDA context and libraries: what the driver counts for this process beyond the
+    // module's own allocations (0 where NVML cannot tell).
+    if (auto held = hearth::cuda::processDeviceBytes(model->weights->device()))
+        memory->deviceContext = *held > hearth::cuda::allocatedBytes() ? *held - hearth::cuda::allocatedBytes() : 0;
 }
 
 __attribute__((visibility("default"))) int hearth_cuda_session_create(HearthCudaModel* model,
@@ -98,7 +106,7 @@ __attribute__((visibility("default"))) void hearth_cuda_session_memory(const Hea
     hearth_cuda_model_memory(session->model, memory);
     memory->kvCache = session->session->kvCacheBytes();
     memory->workspace = session->session->workspaceBytes();
-    memory->deviceContext = session->session->libraryBytes();
+    if (memory->deviceContext == 0) memory->deviceContext = session->session->libraryBytes();
 }
 
 __attribute__((visibility("default"))) int hearth_cuda_prefill(HearthCudaSession* session, const int32_t* tokens,
@@ -111,11 +119,11 @@ __attribute__((visibility("default"))) int hearth_cuda_prefill(HearthCudaSession
 }
 
 __attribute__((visibility("default"))) int hearth_cuda_decode(HearthCudaSession* session, int32_t token, int32_t pos,
-                                                             int32_t greedy, int32_t* sampled, float* logits,
-                                                             HearthCudaError* error) {
+                                                             const HearthCudaSampling* sampling, int32_t* sampled,
+                                                             float* logits, HearthCudaError* error) {
     return guarded(error, [&]() -> hearth::Status {
-        if (!session) return hearth::invalidArgument("null argument");
-        return session->session->decode(token, pos, greedy != 0, sampled, logits);
+        if (!session || !sampling) return hearth::invalidArgument("null argument");
+        return session->session->decode(token, pos, *sampling, sampled, logits);
     });
 }
 

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "backend/cuda/cuda_status.h"
 #include "backend/cuda/prefill_gemm.h"
+#include "backend/cuda/device_health.h"
+#include "backend/cuda/process_memory.h"
 
 namespace hearth::cuda {
 namespace {
@@ -44,8 +47,12 @@ CudaSession::~CudaSession() {
     if (m_graphExec) cudaGraphExecDestroy(m_graphExec);
     if (m_graph) cudaGraphDestroy(m_graph);
     if (m_blas) cublasDestroy(m_blas);
-    if (m_arena) cudaFree(m_arena);
+    if (m_arena) {
+        cudaFree(m_arena);
+        addAllocatedBytes(-int64_t(m_kvBytes + m_workspaceBytes));
+    }
     if (m_pinned) cudaFreeHost(m_pinned);
+    if (m_pinnedLogits) cudaFreeHost(m_pinnedLogits);
     if (m_stream) cudaStreamDestroy(m_stream);
 }
 
@@ -61,12 +68,20 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     }
     const char* graphs = std::getenv("HEARTH_CUDA_GRAPHS");
     m_useGraphs = !(graphs && std::strcmp(graphs, "0") == 0);
+    // Programmatic dependent launch (sm_90+): a GEMV streams its weights while the kernel before
+    // it finishes. HEARTH_KERNELS=portable keeps to what every supported GPU runs.
+    const char* kernelsEnv = std::getenv("HEARTH_KERNELS");
+    const bool portable = kernelsEnv && std::strcmp(kernelsEnv, "portable") == 0;
+    int major = 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, m_w.device());
+    m_gemvLaunch.pdl = !portable && major >= 9;
     m_context = desc.contextLength;
     m_chunk = std::min(desc.prefillChunk, m_context);
     m_splitKeys = std::max(64, (m_context + 127) / 128 + 63) / 64 * 64;
     m_decodeSplits = (m_context + m_splitKeys - 1) / m_splitKeys;
     m_logitRows = std::min(m_chunk, kLogitRowsPerPass);
     m_tileElements = prefillTileElements(m_w);
+    m_sortScratchBytes = kernels::sortScratchBytes(m_w.shape().vocab);
 
     const uint64_t hq = uint64_t(s.heads) * s.headDim, kvW = uint64_t(s.kvHeads) * s.headDim;
     const uint64_t widest = std::max({uint64_t(s.hidden), hq, uint64_t(s.ffn)});
@@ -94,6 +109,11 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
         d_up = c.take<float>(s.ffn);
         d_logits = c.take<float>(s.vocab);
         d_partial = c.take<uint8_t>(partial);
+        d_slogits = c.take<float>(s.vocab);
+        d_sorted = c.take<float>(s.vocab);
+        d_sortedIds = c.take<int>(s.vocab);
+        d_penaltyIds = c.take<int>(HEARTH_CUDA_MAX_PENALTY_IDS);
+        d_sortScratch = c.take<uint8_t>(m_sortScratchBytes);
         p_tokens = c.take<int>(C);
         p_x = c.take<float>(C * s.hidden);
         p_delta = c.take<float>(C * s.hidden);
@@ -123,10 +143,16 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
                            std::to_string(m_kvBytes >> 20) + " MiB for " + std::to_string(m_context) +
                            " tokens), but only " + std::to_string(freeBefore >> 20) + " MiB is free");
     }
+    addAllocatedBytes(int64_t(total));
     Carver real{static_cast<uint8_t*>(m_arena), 0};
     carve(real);
     HEARTH_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking));
-    HEARTH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&m_pinned), 4 * sizeof(int32_t), cudaHostAllocDefault));
+    // token, pos, sampled, the penalty ids, the candidate ids; and the candidate logits.
+    HEARTH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&m_pinned),
+                                    (4 + HEARTH_CUDA_MAX_PENALTY_IDS + HEARTH_CUDA_MAX_TOPK) * sizeof(int32_t),
+                                    cudaHostAllocDefault));
+    HEARTH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&m_pinnedLogits), HEARTH_CUDA_MAX_TOPK * sizeof(float),
+                                    cudaHostAllocDefault));
     size_t freeAfterArena = 0;
     HEARTH_CUDA_CHECK(cudaMemGetInfo(&freeAfterArena, &totalBytes));
     if (cublasCreate(&m_blas) != CUBLAS_STATUS_SUCCESS) return outOfMemory("cuBLAS could not start");
@@ -153,7 +179,7 @@ void* CudaSession::vCache(int layer) const {
 // y = W · (the decode's normed x): X8 or fp32, whichever the matrix reads.
 Status CudaSession::gemv(const DeviceMatrix& m, float* y) const {
     HEARTH_CUDA_CHECK(kernels::launchGemv(m.type, m.data, m.takesX8() ? d_x8 : static_cast<const void*>(d_xn), y,
-                                          m.n, m.k, m_stream));
+                                          m.n, m.k, m_stream, m_gemvLaunch));
     return Status::ok();
 }
 
@@ -161,7 +187,8 @@ Status CudaSession::ffnDecode(const DeviceLayer& l) {
     const void* x = l.gate.takesX8() ? d_x8 : static_cast<const void*>(d_xn);
     if (l.gate.type == l.up.type) {
         HEARTH_CUDA_CHECK(
-            kernels::launchGemvGateUp(l.gate.type, l.gate.data, l.up.data, x, d_act, l.gate.n, l.gate.k, m_stream));
+            kernels::launchGemvGateUp(l.gate.type, l.gate.data, l.up.data, x, d_act, l.gate.n, l.gate.k, m_stream,
+                                      m_gemvLaunch));
     } else {
         HEARTH_TRY(gemv(l.gate, d_gate));
         HEARTH_TRY(gemv(l.up, d_up));
@@ -171,7 +198,7 @@ Status CudaSession::ffnDecode(const DeviceLayer& l) {
     if (l.down.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_act, ffn, d_x8, m_stream));
     HEARTH_CUDA_CHECK(kernels::launchGemv(l.down.type, l.down.data,
                                           l.down.takesX8() ? d_x8 : static_cast<const void*>(d_act), d_delta,
-                                          l.down.n, ffn, m_stream));
+                                          l.down.n, ffn, m_stream, m_gemvLaunch));
     return Status::ok();
 }
 
@@ -199,7 +226,7 @@ Status CudaSession::enqueueDecode() {
         HEARTH_CUDA_CHECK(kernels::launchAttention(call, m_stream));
         if (l.o.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_attn, l.o.k, d_x8, m_stream));
         HEARTH_CUDA_CHECK(kernels::launchGemv(l.o.type, l.o.data, l.o.takesX8() ? d_x8 : static_cast<const void*>(d_attn),
-                                              d_delta, l.o.n, l.o.k, m_stream));
+                                              d_delta, l.o.n, l.o.k, m_stream, m_gemvLaunch));
         HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, l.ffnNorm, s.hidden, 1, s.rmsEps, norm, m_stream));
         HEARTH_TRY(ffnDecode(l));
     }
@@ -209,8 +236,62 @@ Status CudaSession::enqueueDecode() {
     return Status::ok();
 }
 
-Status CudaSession::decode(int32_t token, int32_t pos, bool greedy, int32_t* sampled, float* logits) {
+// HEARTH_FAULT's step faults (device_health.h): each as the real failure would come.
+Status CudaSession::injectStepFault() {
+    switch (injectedFault()) {
+    case Fault::OomStep: return outOfMemory("(injected by HEARTH_FAULT=oom-step) a workspace allocation failed");
+    case Fault::NonSticky:
+        HEARTH_CUDA_CHECK(cudaMemcpyAsync(nullptr, d_x, 4, cudaMemcpyDeviceToDevice, m_stream));
+        return Status::ok();
+    case Fault::Sticky:
+        HEARTH_CUDA_CHECK(kernels::launchFaultIllegalAddress(m_stream));
+        HEARTH_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+        return Status::ok();
+    default: return Status::ok();
+    }
+}
+
+// The penalty on a copy of the logits, then the argmax or the sorted vocabulary's best topK,
+// copied into the pinned buffers (read after the stream's sync).
+Status CudaSession::sampleOnDevice(const HearthCudaSampling& sp) {
+    const int vocab = m_w.shape().vocab;
+    const float* source = d_logits;
+    if (sp.penaltyCount > 0 && sp.penalty != 1.0f) {
+        std::memcpy(m_pinned + 4, sp.penaltyIds, size_t(sp.penaltyCount) * sizeof(int32_t));
+        HEARTH_CUDA_CHECK(cudaMemcpyAsync(d_penaltyIds, m_pinned + 4, size_t(sp.penaltyCount) * sizeof(int32_t),
+                                          cudaMemcpyHostToDevice, m_stream));
+    }
+    if ((sp.penaltyCount > 0 && sp.penalty != 1.0f) || sp.topK > 0) {
+        HEARTH_CUDA_CHECK(kernels::launchPenalise(d_logits, vocab, d_penaltyIds,
+                                                  sp.penalty != 1.0f ? sp.penaltyCount : 0, sp.penalty, d_slogits,
+                                                  m_stream));
+        source = d_slogits;
+    }
+    if (sp.greedy) {
+        if (source != d_logits) {
+            HEARTH_CUDA_CHECK(kernels::launchArgmax(source, vocab, d_sampled, m_stream));
+            HEARTH_CUDA_CHECK(cudaMemcpyAsync(m_pinned + 2, d_sampled, sizeof(int32_t), cudaMemcpyDeviceToHost, m_stream));
+        }
+        return Status::ok();
+    }
+    if (sp.topK <= 0) return Status::ok();
+    HEARTH_CUDA_CHECK(kernels::launchSortDescending(source, vocab, d_sorted, d_sortedIds, d_sortScratch,
+                                                    m_sortScratchBytes, m_stream));
+    const size_t k = size_t(std::min(sp.topK, vocab));
+    int32_t* ids = m_pinned + 4 + HEARTH_CUDA_MAX_PENALTY_IDS;
+    HEARTH_CUDA_CHECK(cudaMemcpyAsync(ids, d_sortedIds, k * sizeof(int32_t), cudaMemcpyDeviceToHost, m_stream));
+    HEARTH_CUDA_CHECK(cudaMemcpyAsync(m_pinnedLogits, d_sorted, k * sizeof(float), cudaMemcpyDeviceToHost, m_stream));
+    return Status::ok();
+}
+
+Status CudaSession::decode(int32_t token, int32_t pos, const HearthCudaSampling& sp, int32_t* sampled,
+                           float* logits) {
     const ModelShape& s = m_w.shape();
+    if (sp.topK < 0 || sp.topK > HEARTH_CUDA_MAX_TOPK || sp.penaltyCount < 0 ||
+        sp.penaltyCount > HEARTH_CUDA_MAX_PENALTY_IDS || (sp.penaltyCount > 0 && !sp.penaltyIds) ||
+        !(sp.penalty > 0.0f) || (sp.topK > 0 && (!sp.candidateIds || !sp.candidateLogits || !sp.candidateCount)))
+        return invalidArgument("bad sampling request");
+    if (injectedFault() != Fault::None && injectedFault() != Fault::OomLoad && faultStepNow()) HEARTH_TRY(injectStepFault());
     if (pos < 0 || pos >= m_context)
         return invalidArgument("position " + std::to_string(pos) + " is outside the context of " +
                                std::to_string(m_context) + " tokens");
@@ -236,11 +317,24 @@ Status CudaSession::decode(int32_t token, int32_t pos, bool greedy, int32_t* sam
         HEARTH_TRY(enqueueDecode());
         HEARTH_CUDA_CHECK(cudaMemcpyAsync(m_pinned + 2, d_sampled, sizeof(int32_t), cudaMemcpyDeviceToHost, m_stream));
     }
+    HEARTH_TRY(sampleOnDevice(sp));
     if (logits)
         HEARTH_CUDA_CHECK(cudaMemcpyAsync(logits, d_logits, size_t(s.vocab) * sizeof(float), cudaMemcpyDeviceToHost,
                                           m_stream));
     HEARTH_CUDA_CHECK(cudaStreamSynchronize(m_stream));
-    if (sampled) *sampled = greedy ? m_pinned[2] : -1;
+    if (sampled) *sampled = sp.greedy ? m_pinned[2] : -1;
+    if (!sp.greedy && sp.topK > 0) {
+        // The best pairs, up to the first -inf (NaN became -inf): the CPU's candidates.
+        const int k = std::min(sp.topK, s.vocab);
+        const int32_t* ids = m_pinned + 4 + HEARTH_CUDA_MAX_PENALTY_IDS;
+        int count = 0;
+        while (count < k && m_pinnedLogits[count] > -std::numeric_limits<float>::infinity()) {
+            sp.candidateIds[count] = ids[count];
+            sp.candidateLogits[count] = m_pinnedLogits[count];
+            ++count;
+        }
+        *sp.candidateCount = count;
+    }
     return Status::ok();
 }
 

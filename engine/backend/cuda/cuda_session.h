@@ -25,7 +25,7 @@ public:
 
     // See HearthCudaPrefillFn / HearthCudaDecodeFn.
     Status prefill(const int32_t* tokens, int count, int start, int which, float* logits);
-    Status decode(int32_t token, int32_t pos, bool greedy, int32_t* sampled, float* logits);
+    Status decode(int32_t token, int32_t pos, const HearthCudaSampling& sampling, int32_t* sampled, float* logits);
 
     uint64_t kvCacheBytes() const { return m_kvBytes; }
     uint64_t workspaceBytes() const { return m_workspaceBytes; }
@@ -38,6 +38,8 @@ private:
     Status enqueuePrefill(const int32_t* tokens, int count, int start, int which, float* logits);
     Status gemv(const DeviceMatrix& m, float* y) const;             // from the decode's x forms
     Status ffnDecode(const DeviceLayer& l);
+    Status sampleOnDevice(const HearthCudaSampling& sampling); // after the step's graph
+    Status injectStepFault();
     void* kCache(int layer) const;
     void* vCache(int layer) const;
 
@@ -49,7 +51,9 @@ private:
     cudaGraph_t m_graph = nullptr;
     cudaGraphExec_t m_graphExec = nullptr;
     bool m_useGraphs = true;
-    int32_t* m_pinned = nullptr; // host: token, pos, sampled
+    kernels::GemvLaunch m_gemvLaunch; // pdl on sm_90+ unless HEARTH_KERNELS=portable
+    int32_t* m_pinned = nullptr; // host: token, pos, sampled, then penalty ids and candidate ids
+    float* m_pinnedLogits = nullptr; // host: candidate logits
     void* m_arena = nullptr;
     uint64_t m_kvBytes = 0, m_workspaceBytes = 0, m_libraryBytes = 0;
 
@@ -60,6 +64,11 @@ private:
     float *d_attn = nullptr, *d_act = nullptr, *d_gate = nullptr, *d_up = nullptr, *d_logits = nullptr;
     void* d_x8 = nullptr;
     void* d_partial = nullptr; // attention partials, decode and prefill
+    // Sampling: penalised logits, the sorted vocabulary, penalty ids, sort scratch.
+    float *d_slogits = nullptr, *d_sorted = nullptr;
+    int *d_sortedIds = nullptr, *d_penaltyIds = nullptr;
+    void* d_sortScratch = nullptr;
+    size_t m_sortScratchBytes = 0;
     // Prefill buffers ([chunk][...]).
     int* p_tokens = nullptr;
     float *p_x = nullptr, *p_delta = nullptr, *p_xn = nullptr, *p_q = nullptr, *p_k = nullptr, *p_v = nullptr;

@@ -6,6 +6,8 @@
 #include <cstring>
 
 #include "backend/cuda/cuda_status.h"
+#include "backend/cuda/device_health.h"
+#include "backend/cuda/process_memory.h"
 
 namespace hearth::cuda {
 namespace {
@@ -73,7 +75,10 @@ Result<std::unique_ptr<DeviceWeights>> DeviceWeights::load(const HearthCudaModel
 }
 
 DeviceWeights::~DeviceWeights() {
-    if (m_arena) cudaFree(m_arena);
+    if (m_arena) {
+        cudaFree(m_arena);
+        addAllocatedBytes(-int64_t(m_bytes));
+    }
 }
 
 Status DeviceWeights::upload(const HearthCudaModelDesc& d) {
@@ -121,6 +126,7 @@ Status DeviceWeights::upload(const HearthCudaModelDesc& d) {
                            std::to_string(freeBytes >> 20) + " MiB is free");
     }
     m_bytes = total;
+    addAllocatedBytes(int64_t(total));
     auto* arena = static_cast<uint8_t*>(m_arena);
 
     LoadScratch s;
@@ -216,6 +222,8 @@ Status DeviceWeights::upload(const HearthCudaModelDesc& d) {
                                           cudaMemcpyHostToDevice, s.stream));
     m_invFreq = reinterpret_cast<const float*>(arena + freqOffset);
     HEARTH_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+    if (injectedFault() == Fault::OomLoad) // after everything was allocated: the cleanup is what is tested
+        return outOfMemory("(injected by HEARTH_FAULT=oom-load) the weights did not fit");
 
     if (!m_embedding.data || !m_outputNorm || m_embedding.n != d.vocab || m_embedding.k != d.hidden)
         return invalidArgument("the token embedding or the output norm is missing or misshapen");

@@ -24,23 +24,53 @@ struct MemoryReport {
     }
 };
 
+// The KV cache's element type: K and V are rounded to it when stored, on every backend.
 enum class KvType { F32, F16, BF16 };
 const char* kvTypeName(KvType type); // "f32" / "f16" / "bf16"
 
+// What one decode step reads from memory, by the one definition of the speed bound
+// (docs/ARCHITECTURE.md, "Speed plan"): computed from the model, never measured.
+struct DecodeBytes {
+    uint64_t weights = 0;        // every weight tensor a step reads: the LM head once (tied or not),
+                                 // the token-embedding row gather excluded
+    uint64_t kvPerPosition = 0;  // K and V of one cached position in every attention layer
+    uint64_t recurrentState = 0; // read and written by each step (0 for attention-only models)
+    // With `depth` positions before the current one in the cache.
+    uint64_t at(int64_t depth) const { return weights + kvPerPosition * uint64_t(depth) + 2 * recurrentState; }
+};
+
 struct MemoryEstimate {
-    uint64_t weightsBytes = 0;
+    uint64_t weightsBytes = 0;        // as the device holds them (CUDA: each tensor padded to 256 bytes)
     uint64_t kvCacheBytes = 0;        // for the requested context
     uint64_t kvBytesPer1024Tokens = 0;
     uint64_t recurrentStateBytes = 0; // 0 for attention-only models
-    uint64_t workspaceBytes = 0;      // activations, logits, attention scores
-    uint64_t totalBytes() const { return weightsBytes + kvCacheBytes + recurrentStateBytes + workspaceBytes; }
+    uint64_t workspaceBytes = 0;      // what a session allocates besides its caches (the device's own rules)
+    uint64_t deviceContextBytes = 0;  // CUDA context, cuBLAS and kernels: a fixed allowance; 0 on the CPU
+    uint64_t totalBytes() const {
+        return weightsBytes + kvCacheBytes + recurrentStateBytes + workspaceBytes + deviceContextBytes;
+    }
+    DecodeBytes decode;               // what each decode step would read
     DeviceInfo device;                // where it would run (name, total, free)
-    bool fits = false;                // totalBytes() <= device.freeBytes
+    bool fits = false;                // totalBytes() <= availableBytes
+    uint64_t availableBytes = 0;      // the device's free memory, or the budget when smaller
+    int32_t largestContext = 0;       // the longest context (up to the model's) that fits; 0: none
 };
 
-// Reads only the header/tensor table of `modelPath`. contextLength 0 = the model's maximum.
-// Errors: as for Model::load; InvalidArgument (contextLength < 0); NotFound (no such device).
-// Any thread.
+struct MemoryEstimateParams {
+    std::string path;                 // a .gguf file or a Hugging Face folder
+    int32_t contextLength = 0;        // 0 = the model's trained maximum
+    KvType kvType = KvType::F16;      // SessionParams' default
+    DeviceKind device = DeviceKind::Cpu; // Auto: CUDA when GPU `gpu` is listed, else the CPU
+    int32_t gpu = 0;                  // CUDA device ordinal
+    std::string quant;                // a preset applied at load: the weights as it makes them
+    uint64_t budgetBytes = 0;         // a memory budget (e.g. 22.5 GiB for a 24 GB card); 0: none
+};
+
+// What a model would take on a device, from its header and tensor table alone (the CUDA module
+// is not asked: the arithmetic is the engine's). Errors: as for Model::load; InvalidArgument
+// (contextLength < 0, unknown preset); NotFound (no such device). Any thread.
+Result<MemoryEstimate> estimateMemory(const MemoryEstimateParams& params);
+// The same for CUDA device 0 or the CPU, without a preset.
 Result<MemoryEstimate> estimateMemory(const std::string& modelPath, int32_t contextLength, KvType kvType,
                                       DeviceKind device);
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hearth/devices.h"
+#include "hearth/memory.h"
 #include "hearth/status.h"
 
 namespace hearth {
@@ -24,6 +25,14 @@ struct ModelParams {
     // says which and why). Cpu by default so that a program names the GPU when it wants one.
     DeviceKind device = DeviceKind::Cpu;
     int32_t gpu = 0;                       // CUDA device ordinal (NotFound when there is none)
+    // A GPU memory budget (e.g. 22.5 GiB standing for a 24 GB card with a desktop on it); 0: none.
+    // On CUDA, Load refuses before it allocates anything a model whose weights, CUDA context and a
+    // session of budgetContextLength positions (0: the model's, at most 4096) with budgetKvType
+    // would exceed it (OutOfMemory naming the numbers and the longest context that would fit);
+    // Session::create then refuses a session that would take the model past it.
+    uint64_t vramBudgetBytes = 0;
+    int32_t budgetContextLength = 0;
+    KvType budgetKvType = KvType::F16;
     int32_t threads = 0;                   // CPU threads; 0 = all hardware threads
     // Quant preset applied at load ("Q4_K_M", "q8_0", "F16", ...; see hearth/quant.h); empty
     // keeps the types as stored. Unknown names: InvalidArgument listing the valid ones.

@@ -59,7 +59,8 @@ struct GenerateResult {
 
 struct SessionParams {
     int32_t contextLength = 0;        // KV positions; 0 = the model's, capped at 4096
-    // The KV cache's element type on the CUDA backend (the CPU backend keeps f32 for now).
+    // The KV cache's element type on every backend: K and V are rounded to it when stored (f16
+    // and bf16 halve the cache; a test that compares with a reference names F32).
     KvType kvType = KvType::F16;
 };
 
@@ -98,6 +99,9 @@ public:
     std::string deviceName() const;
     // Any time, from the owner thread; reads the device's free memory fresh.
     MemoryReport memoryReport() const;
+    // What each decode step reads (the speed bound's bytes: the model's weights as loaded, this
+    // session's KV cache type). Any time, from the owner thread.
+    DecodeBytes decodeBytes() const;
 
 private:
     Session();
@@ -105,5 +109,10 @@ private:
     std::unique_ptr<Impl> m_impl;
     friend struct SessionTesting; // test seams (runtime/session_testing.h)
 };
+
+// TEST ONLY: every session sleeps `ms` before each decode step from now on (0 = off), so that a
+// test driving a whole program (the app killed mid-reply) sees a reply still streaming. Programs
+// call it only when a test asks them to (the app: HEARTH_TEST_DECODE_DELAY_MS). Any thread.
+void setTestDecodeDelayMs(int ms);
 
 } // namespace hearth

@@ -19,6 +19,8 @@ enum class StatusCode {
     DataLoss,           // A file is corrupt: truncated, inconsistent, offsets past its end.
     Cancelled,          // The caller asked to stop.
     Internal,           // A bug or an unexpected library/driver failure.
+    DeviceLost,         // The GPU hit an error that only a reset clears (illegal address, launch
+                        // failure): every later call on it fails too; the process must restart.
 };
 
 const char* statusCodeName(StatusCode code);

@@ -100,4 +100,21 @@ cudaError_t launchAddBias(float* x, const float* bias, int rows, int cols, cudaS
 // -inf; 0 when every value is -inf/NaN), as the CPU sampler's greedy rule.
 cudaError_t launchArgmax(const float* x, int n, int* out, cudaStream_t stream);
 
+// ---- sampling (the CPU sampler's definitions: engine/sampling/sampler.h) ------------------
+
+// out = logits with NaN -> -inf, +inf -> FLT_MAX and -0 -> +0, then each of the `count` distinct
+// `ids` penalised: l > 0 ? l / penalty : l * penalty.
+cudaError_t launchPenalise(const float* logits, int n, const int* ids, int count, float penalty, float* out,
+                           cudaStream_t stream);
+// All n (logit, id) pairs sorted best first, ties by the lower id (a stable radix sort).
+size_t sortScratchBytes(int n);
+cudaError_t launchSortDescending(const float* logits, int n, float* sortedLogits, int* sortedIds, void* scratch,
+                                 size_t scratchBytes, cudaStream_t stream);
+
+// ---- test-only faults ----------------------------------------------------------------------
+
+// Writes through an invalid pointer: the stream's next synchronisation reports
+// cudaErrorIllegalAddress, and the context stays unusable (a sticky error).
+cudaError_t launchFaultIllegalAddress(cudaStream_t stream);
+
 } // namespace hearth::kernels

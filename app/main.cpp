@@ -1,7 +1,10 @@
-// Hearth desktop app: parses the command line, then loads the QML UI (module Hearth, from ui/).
+// Hearth desktop app: reads the command line, makes sure one Hearth runs per user and history file
+// (a second start hands its model to the first and exits), opens the log, then loads the QML UI
+// (module Hearth, from ui/) and, after the event loop, restarts itself when asked to.
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QProcess>
 #include <QQmlApplicationEngine>
 #include <QQmlExtensionPlugin>
 #include <QQuickWindow>
@@ -9,35 +12,97 @@
 #include <QUrl>
 
 #include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "appinstance.h"
+#include "appsettings.h"
+#include "languageswitcher.h"
+#include "chatcontroller.h"
+#include "diagnostics.h"
+#include "hearth/session.h"
+#include "logfile.h"
+#include "startoptions.h"
 
 Q_IMPORT_QML_PLUGIN(HearthPlugin)    // ui/: the QML views
 Q_IMPORT_QML_PLUGIN(HearthAppPlugin) // app/: DeviceStatus and the other QObjects QML sees
 
 namespace {
 
-struct Options {
-    int quitAfterMs = -1;  // -1: run until the user closes the window
-    QString screenshotPath; // empty: none
-};
-
-void addOptions(QCommandLineParser& parser)
+// --version and --help must work without a display, so they are answered before
+// QGuiApplication exists. Qt's own options (-platform ...) are not known yet: ignore errors.
+std::optional<int> answerEarly(int argc, char* argv[])
 {
-    parser.setApplicationDescription(QStringLiteral("Hearth: chat with language models on your own computer."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addOption({QStringLiteral("quit-after-ms"),
-                      QStringLiteral("Quit after <ms> milliseconds (smoke tests, screenshots)."),
-                      QStringLiteral("ms")});
-    parser.addOption({QStringLiteral("screenshot"),
-                      QStringLiteral("Save the window as a PNG to <file> just before quitting "
-                                     "(default: after 2000 ms)."),
-                      QStringLiteral("file")});
+    QCommandLineParser early;
+    addStartOptions(early);
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    early.parse(args);
+    if (early.isSet(QStringLiteral("version"))) {
+        std::printf("hearth %s\n", HEARTH_VERSION);
+        return 0;
+    }
+    if (early.isSet(QStringLiteral("help"))) {
+        // Without an application object Qt cannot name the executable itself.
+        QString help = early.helpText();
+        help.replace(QStringLiteral("<executable_name>"), QFileInfo(args.constFirst()).fileName());
+        std::printf("%s", qPrintable(help));
+        return 0;
+    }
+    return std::nullopt;
+}
+
+// TEST ONLY: HEARTH_TEST_DECODE_DELAY_MS slows every decode step, so that a test sees a reply
+// still streaming when it kills the app (tests/app/tst_sigkill.cpp).
+void applyTestHooks()
+{
+    bool ok = false;
+    const int ms = qEnvironmentVariableIntValue("HEARTH_TEST_DECODE_DELAY_MS", &ok);
+    if (ok && ms > 0) {
+        hearth::setTestDecodeDelayMs(ms);
+        qInfo("test: every decode step waits %d ms (HEARTH_TEST_DECODE_DELAY_MS)", ms);
+    }
+}
+
+// TEST ONLY: HEARTH_TEST_RESTART_AFTER_MS restarts the app as the "Restart" offered after a GPU
+// failure does (tests/app/tst_singleinstance.cpp). The next process must not restart again.
+void scheduleTestRestart(AppInstance& instance)
+{
+    bool ok = false;
+    const int ms = qEnvironmentVariableIntValue("HEARTH_TEST_RESTART_AFTER_MS", &ok);
+    if (ok && ms >= 0) {
+        qunsetenv("HEARTH_TEST_RESTART_AFTER_MS");
+        QTimer::singleShot(ms, &instance, &AppInstance::restartApp);
+    }
+}
+
+// Automation (--send): sends `text` as a new chat once the first model has loaded, and logs how
+// far the reply has come, so that a test can tell what was streamed before it killed the app.
+void sendWhenLoaded(ChatController& chat, const QString& text)
+{
+    auto* once = new QObject(&chat);
+    QObject::connect(chat.engine(), &EngineHost::modelLoaded, once, [&chat, once, text] {
+        const bool sent = chat.send(text);
+        qInfo("automation: %s \"%s\"", sent ? "sent" : "could not send", qPrintable(text));
+        delete once;
+    });
+    auto length = std::make_shared<qsizetype>(0);
+    QObject::connect(chat.engine(), &EngineHost::replyPieces, &chat, [length](quint64, const QString& content) {
+        *length += content.size();
+        qInfo("automation: reply so far %lld characters", static_cast<long long>(*length));
+    });
+}
+
+QQuickWindow* rootWindow(const QQmlApplicationEngine& engine)
+{
+    const QList<QObject*> roots = engine.rootObjects();
+    return roots.isEmpty() ? nullptr : qobject_cast<QQuickWindow*>(roots.first());
 }
 
 void saveScreenshot(const QQmlApplicationEngine& engine, const QString& path)
 {
-    const QList<QObject*> roots = engine.rootObjects();
-    auto* window = roots.isEmpty() ? nullptr : qobject_cast<QQuickWindow*>(roots.first());
+    QQuickWindow* window = rootWindow(engine);
     if (!window || !window->grabWindow().save(path))
         qWarning("hearth: could not save the screenshot to %s", qPrintable(path));
 }
@@ -49,60 +114,82 @@ int main(int argc, char* argv[])
     QCoreApplication::setOrganizationName(QStringLiteral("Hearth"));
     QCoreApplication::setApplicationName(QStringLiteral("Hearth"));
     QCoreApplication::setApplicationVersion(QStringLiteral(HEARTH_VERSION));
-
-    // --version and --help must work without a display, so they are answered before
-    // QGuiApplication exists. Qt's own options (-platform ...) are not known yet: ignore errors.
-    {
-        QCommandLineParser early;
-        addOptions(early);
-        QStringList args;
-        for (int i = 0; i < argc; ++i)
-            args << QString::fromLocal8Bit(argv[i]);
-        early.parse(args);
-        if (early.isSet(QStringLiteral("version"))) {
-            std::printf("hearth %s\n", HEARTH_VERSION);
-            return 0;
-        }
-        if (early.isSet(QStringLiteral("help"))) {
-            // Without an application object Qt cannot name the executable itself.
-            QString help = early.helpText();
-            help.replace(QStringLiteral("<executable_name>"), QFileInfo(args.constFirst()).fileName());
-            std::printf("%s", qPrintable(help));
-            return 0;
-        }
-    }
+    if (const std::optional<int> rc = answerEarly(argc, argv))
+        return *rc;
 
     QGuiApplication app(argc, argv);
     QCommandLineParser parser;
-    addOptions(parser);
+    addStartOptions(parser);
     parser.process(app); // exits with a message on an unknown option
-
-    Options options;
-    if (parser.isSet(QStringLiteral("quit-after-ms"))) {
-        bool ok = false;
-        options.quitAfterMs = parser.value(QStringLiteral("quit-after-ms")).toInt(&ok);
-        if (!ok || options.quitAfterMs < 0) {
-            std::fprintf(stderr, "hearth: --quit-after-ms needs a number of milliseconds\n");
-            return 1;
-        }
-    }
-    options.screenshotPath = parser.value(QStringLiteral("screenshot"));
-    if (!options.screenshotPath.isEmpty() && options.quitAfterMs < 0)
-        options.quitAfterMs = 2000;
-
-    QQmlApplicationEngine engine;
-    engine.load(QUrl(QStringLiteral("qrc:/Hearth/Main.qml")));
-    if (engine.rootObjects().isEmpty()) {
-        std::fprintf(stderr, "hearth: the user interface could not be loaded (broken installation?)\n");
+    StartOptions options;
+    QString error;
+    if (!readStartOptions(parser, options, error)) {
+        std::fprintf(stderr, "hearth: %s\n", qPrintable(error));
         return 1;
     }
 
-    if (options.quitAfterMs >= 0) {
-        QTimer::singleShot(options.quitAfterMs, &app, [&engine, &options] {
-            if (!options.screenshotPath.isEmpty())
-                saveScreenshot(engine, options.screenshotPath);
-            QCoreApplication::quit();
-        });
+    if (!logfile::install(logfile::defaultPath()))
+        qWarning("hearth: cannot write the log file %s", qPrintable(logfile::defaultPath()));
+    qInfo("start: Hearth %s on Qt %s: %s", HEARTH_VERSION, qVersion(),
+          qPrintable(QCoreApplication::arguments().join(QLatin1Char(' '))));
+    applyTestHooks();
+    // The chosen language from the start (AppSettings.language), and again whenever it changes.
+    LanguageSwitcher languages(nullptr, AppSettings::shared());
+
+    AppInstance instance(nullptr);
+    switch (instance.claim(options)) {
+    case AppInstance::Claim::Primary: break;
+    case AppInstance::Claim::Forwarded: return 0;
+    case AppInstance::Claim::Unreachable:
+        std::fprintf(stderr, "hearth: another Hearth is running but does not answer; close it and try again\n");
+        return 1;
     }
-    return app.exec();
+    AppInstance::setShared(&instance);
+    instance.setStart(options, chooseStartModel(options.modelPath, AppSettings::shared()->lastModelPath()));
+    Diagnostics diagnostics(nullptr);
+    Diagnostics::setShared(&diagnostics);
+
+    int rc = 0;
+    {
+        // The chat (history and engine) outlives the window, and is gone before a restart.
+        ChatController chat;
+        chat.setAppSettings(AppSettings::shared());
+        // A failure is shown in the window, with a way on; the log keeps it too.
+        if (const hearth::Status opened = chat.openStore(options.databasePath); !opened.isOk())
+            qWarning("start: the chat history could not be opened: %s", opened.message().c_str());
+        diagnostics.setEngine(chat.engine());
+        QObject::connect(&chat, &ChatController::errorOccurred, &diagnostics, &Diagnostics::reportError);
+        if (!options.sendText.isEmpty())
+            sendWhenLoaded(chat, options.sendText);
+        QQmlApplicationEngine engine;
+        languages.setEngine(&engine);
+        engine.setInitialProperties({{QStringLiteral("chat"), QVariant::fromValue(&chat)}});
+        engine.load(QUrl(QStringLiteral("qrc:/Hearth/Main.qml")));
+        if (engine.rootObjects().isEmpty()) {
+            std::fprintf(stderr, "hearth: the user interface could not be loaded (broken installation?)\n");
+            return 1;
+        }
+        instance.setWindow(rootWindow(engine));
+        instance.announceStart();
+        scheduleTestRestart(instance);
+
+        if (options.quitAfterMs >= 0) {
+            QTimer::singleShot(options.quitAfterMs, &app, [&engine, &options] {
+                if (!options.screenshotPath.isEmpty())
+                    saveScreenshot(engine, options.screenshotPath);
+                QCoreApplication::quit();
+            });
+        }
+        rc = app.exec();
+    } // the window and everything QML made (the history file among them) are gone here
+
+    if (instance.restartRequested()) {
+        // The next Hearth must find the lock free, or it would hand itself to this one.
+        instance.release();
+        const QStringList args = instance.restartCommand();
+        qInfo("restart: %s", qPrintable(args.join(QLatin1Char(' '))));
+        if (!QProcess::startDetached(QCoreApplication::applicationFilePath(), args))
+            qWarning("restart: could not start %s", qPrintable(QCoreApplication::applicationFilePath()));
+    }
+    return rc;
 }

@@ -29,6 +29,8 @@ packages=(
   qml6-module-qtquick-layouts qml6-module-qtquick-dialogs qml6-module-qt-labs-folderlistmodel
   qml6-module-qt-labs-settings qml6-module-qtcore qml6-module-qttest
   fonts-dejavu-core
+  # Chinese glyphs for the Simplified Chinese translation (and CJK text in chats): DejaVu has none.
+  fonts-noto-cjk
 )
 
 missing=()

@@ -1,26 +1,356 @@
-// The application window. For now it shows the first-run/status screen.
+// The application window: the conversations on the left; on the right a header (the chat's
+// title, the VRAM meter, the model and settings buttons), then the chat — or, with no model and
+// nothing to show, the welcome with a way to open one —, the live stats and the composer.
+// Everything it shows lives in `chat` (ChatController, made by main.cpp); this file only lays it
+// out and passes the user's requests on.
 import QtQuick
 import QtQuick.Controls.Basic
+import QtQuick.Dialogs
+import QtQuick.Layouts
 import Hearth
 import Hearth.App
 
 ApplicationWindow {
-    width: 1000
-    height: 700
-    minimumWidth: 560
-    minimumHeight: 480
-    visible: true
-    title: qsTr("Hearth")
-    color: Theme.background
+    id: window
 
-    StatusView {
-        anchors.fill: parent
-        ready: DeviceStatus.ready
-        version: DeviceStatus.version
-        backendName: DeviceStatus.backendName
-        usingGpu: DeviceStatus.usingGpu
-        deviceModel: DeviceStatus.devices
-        fallbackMessage: DeviceStatus.cpuFallbackMessage
-        fallbackDetails: DeviceStatus.cpuFallbackDetails
+    required property ChatController chat
+    readonly property EngineHost engine: chat.engine
+    readonly property bool showWelcome: !engine.loaded && chat.messages.count === 0
+
+    width: 1280
+    height: 800
+    minimumWidth: 760
+    minimumHeight: 520
+    visible: true
+    title: chat.title.length > 0 ? qsTr("%1 — Hearth").arg(chat.title) : qsTr("Hearth")
+    color: Theme.background
+    // The Basic style's own colours (dialogs, menus, fields, switches) follow the theme too.
+    palette.window: Theme.surface
+    palette.windowText: Theme.textPrimary
+    palette.base: Theme.surface
+    palette.alternateBase: Theme.surfaceSunken
+    palette.text: Theme.textPrimary
+    palette.button: Theme.neutralSoft
+    palette.buttonText: Theme.textPrimary
+    palette.brightText: Theme.textOnAccent
+    palette.highlight: Theme.accent
+    palette.highlightedText: Theme.textOnAccent
+    palette.placeholderText: Theme.textTertiary
+    palette.light: Theme.surface
+    palette.midlight: Theme.border
+    palette.mid: Theme.border
+    palette.dark: Theme.textSecondary
+
+    MemoryMeter {
+        id: memoryMeter
+        engine: window.engine
+        active: window.visible
     }
+
+    // Requests from the command line or a second start, and what is open now for a restart.
+    Connections {
+        target: AppInstance
+        function onOpenRequested(path) { window.chat.loadModel(path) }
+        function onConversationRequested(id) { window.chat.openConversation(id) }
+    }
+    Connections {
+        target: window.chat
+        function onConversationChanged() { AppInstance.setCurrent(window.engine.modelPath, window.chat.conversationId) }
+        function onErrorOccurred(message) { errorBanner.show(message) }
+    }
+    Connections {
+        target: window.engine
+        function onModelChanged() { AppInstance.setCurrent(window.engine.modelPath, window.chat.conversationId) }
+    }
+
+    Shortcut {
+        sequence: StandardKey.New
+        onActivated: window.newChat()
+    }
+    Shortcut {
+        sequence: StandardKey.Find
+        onActivated: sidebar.focusSearch()
+    }
+
+    component HeaderButton: Button {
+        id: headerButton
+        font: Theme.smallFont
+        Accessible.name: text
+        contentItem: Label {
+            text: headerButton.text
+            font: headerButton.font
+            elide: Text.ElideMiddle
+            horizontalAlignment: Text.AlignHCenter
+            verticalAlignment: Text.AlignVCenter
+            color: Theme.textPrimary
+        }
+        background: Rectangle {
+            implicitHeight: 34
+            radius: Theme.radiusM
+            color: headerButton.down ? Theme.neutralSoft : headerButton.hovered ? Theme.surfaceSunken : Theme.surface
+            border.color: headerButton.activeFocus ? Theme.accentLight : Theme.border
+        }
+    }
+
+    function newChat() {
+        chat.newChat()
+        composer.focusInput()
+    }
+
+    RowLayout {
+        anchors.fill: parent
+        spacing: 0
+
+        ConversationList {
+            id: sidebar
+            Layout.preferredWidth: window.width < 1000 ? 224 : 272
+            Layout.fillHeight: true
+            model: window.chat.conversations
+            onNewChatRequested: window.newChat()
+            onOpenRequested: (id) => window.chat.openConversation(id)
+            onRenameRequested: (id, title) => window.chat.renameConversation(id, title)
+            onDeleteRequested: (id) => window.chat.deleteConversation(id)
+            onDeleteSelectedRequested: window.chat.deleteSelectedConversations()
+        }
+        Rectangle {
+            Layout.fillHeight: true
+            implicitWidth: 1
+            color: Theme.border
+        }
+
+        ColumnLayout {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            spacing: 0
+
+            // The header. vramSlot holds the VRAM meter; the buttons open the model picker
+            // (models, quant switcher) and the settings.
+            RowLayout {
+                id: header
+                objectName: "header"
+                Layout.fillWidth: true
+                Layout.margins: Theme.spacingM
+                Layout.leftMargin: Theme.spacingL
+                spacing: Theme.spacingM
+
+                // A row item without fillWidth keeps its implicit width: the title, the meter and
+                // the model button give way to a narrow window.
+                Label {
+                    objectName: "chatTitle"
+                    opacity: width > 48 ? 1 : 0 // squeezed out: the window's title says it
+                    Layout.fillWidth: true
+                    Layout.minimumWidth: 0
+                    Layout.preferredWidth: 120 // what is left after the meter and the buttons
+                    text: window.chat.title.length > 0 ? window.chat.title : qsTr("New chat")
+                    textFormat: Text.PlainText
+                    elide: Text.ElideRight
+                    font: Theme.subtitleFont
+                    color: Theme.textPrimary
+                }
+                Item {
+                    id: vramSlot
+                    objectName: "vramSlot"
+                    Layout.fillWidth: true
+                    Layout.minimumWidth: 150
+                    Layout.preferredWidth: 380
+                    Layout.maximumWidth: 380
+                    implicitHeight: vramMeter.implicitHeight
+                    VramMeter {
+                        id: vramMeter
+                        anchors.fill: parent
+                        memoryMeter: memoryMeter
+                    }
+                }
+                HeaderButton {
+                    objectName: "modelButton"
+                    Layout.minimumWidth: 112
+                    Layout.preferredWidth: Math.min(implicitWidth, 260)
+                    text: window.engine.loading ? qsTr("Loading…")
+                          : window.engine.loaded ? qsTr("%1 · %2").arg(window.engine.modelName).arg(window.engine.quant)
+                          : qsTr("Choose a model")
+                    Accessible.name: qsTr("Models and quantization: %1").arg(text)
+                    onClicked: pickerLoader.show()
+                }
+                HeaderButton {
+                    objectName: "chatOptionsButton"
+                    text: qsTr("Chat options")
+                    Accessible.name: qsTr("This chat's system prompt and thinking")
+                    onClicked: chatOptions.open()
+                    ChatOptionsPopup {
+                        id: chatOptions
+                        y: parent.height + Theme.spacingXs
+                        x: parent.width - width
+                        chat: window.chat
+                    }
+                }
+                HeaderButton {
+                    objectName: "settingsButton"
+                    text: qsTr("Settings")
+                    Accessible.name: qsTr("Open the settings")
+                    onClicked: settingsLoader.show()
+                }
+            }
+            Rectangle {
+                Layout.fillWidth: true
+                implicitHeight: 1
+                color: Theme.border
+            }
+
+            Banner {
+                id: storeBanner
+                objectName: "storeBanner"
+                Layout.fillWidth: true
+                Layout.margins: Theme.spacingS
+                visible: window.chat.storeError.length > 0
+                message: qsTr("The chat history could not be opened: %1").arg(window.chat.storeError)
+                actionText: qsTr("Start a new history (keep the old file aside)")
+                onActionTriggered: window.chat.startFreshStore()
+            }
+            Banner {
+                id: errorBanner
+                objectName: "errorBanner"
+                function show(text) {
+                    message = text
+                    visible = true
+                }
+                Layout.fillWidth: true
+                Layout.margins: Theme.spacingS
+                visible: false
+                actionText: qsTr("Dismiss")
+                onActionTriggered: visible = false
+            }
+            Banner {
+                objectName: "loadBanner"
+                Layout.fillWidth: true
+                Layout.margins: Theme.spacingS
+                visible: !window.showWelcome && (window.engine.loading || window.engine.loadError.length > 0)
+                message: window.engine.loading
+                         ? qsTr("%1… %2 %").arg(window.engine.loadPhaseText).arg(Math.round(window.engine.loadFraction * 100))
+                         : qsTr("The model could not be loaded: %1").arg(window.engine.loadError)
+                actionText: window.engine.loading ? qsTr("Cancel") : qsTr("Open another model")
+                onActionTriggered: window.engine.loading ? window.engine.cancelLoad() : openModelDialog.open()
+            }
+
+            StatusView {
+                objectName: "welcome"
+                visible: window.showWelcome
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                ready: DeviceStatus.ready
+                version: DeviceStatus.version
+                backendName: DeviceStatus.backendName
+                usingGpu: DeviceStatus.usingGpu
+                deviceModel: DeviceStatus.devices
+                fallbackMessage: DeviceStatus.cpuFallbackMessage
+                fallbackDetails: DeviceStatus.cpuFallbackDetails
+                extras: OpenModelPanel {
+                    Layout.fillWidth: true
+                    loading: window.engine.loading
+                    loadFraction: window.engine.loadFraction
+                    loadPhaseText: window.engine.loadPhaseText
+                    loadError: window.engine.loadError
+                    notice: AppInstance.startupNotice
+                    onOpenFileRequested: openModelDialog.open()
+                    onOpenFolderRequested: openFolderDialog.open()
+                    onBrowseRequested: pickerLoader.show()
+                    onCancelRequested: window.engine.cancelLoad()
+                }
+            }
+
+            ChatView {
+                id: chatView
+                objectName: "chatView"
+                visible: !window.showWelcome
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                model: window.chat.messages
+                canAct: window.chat.canSend
+                canSwitch: !window.chat.replying
+                onCopyRequested: (row) => window.chat.copyMessage(row)
+                onRegenerateRequested: (row) => window.chat.regenerate(row)
+                onEditRequested: (row, text) => window.chat.editAndResend(row, text)
+                onAlternativeRequested: (row, step) => window.chat.switchAlternative(row, step)
+
+                Label {
+                    anchors.centerIn: parent
+                    visible: window.chat.messages.count === 0
+                    text: qsTr("Ask anything. Your conversation stays on this computer.")
+                    font: Theme.subtitleFont
+                    color: Theme.textTertiary
+                }
+            }
+
+            ColumnLayout {
+                Layout.fillWidth: true
+                Layout.maximumWidth: 868
+                Layout.alignment: Qt.AlignHCenter
+                Layout.leftMargin: Theme.spacingL
+                Layout.rightMargin: Theme.spacingL
+                Layout.bottomMargin: Theme.spacingM
+                spacing: Theme.spacingS
+
+                StatsBar {
+                    objectName: "statsBar"
+                    Layout.fillWidth: true
+                    visible: window.engine.loaded
+                    stats: window.chat.liveStats
+                }
+                Composer {
+                    id: composer
+                    Layout.fillWidth: true
+                    canSend: window.chat.canSend
+                    replying: window.chat.replying
+                    placeholder: window.engine.loaded ? qsTr("Message %1…").arg(window.engine.modelName)
+                                                      : qsTr("Open a model to start chatting")
+                    onSendRequested: (text) => {
+                        if (window.chat.send(text)) {
+                            clear()
+                            chatView.scrollToEnd()
+                        }
+                    }
+                    onStopRequested: window.chat.stop()
+                }
+            }
+        }
+    }
+
+    FileDialog {
+        id: openModelDialog
+        title: qsTr("Open a model")
+        nameFilters: [qsTr("GGUF models (*.gguf)"), qsTr("All files (*)")]
+        onAccepted: window.chat.loadModel(selectedFile)
+    }
+    FolderDialog {
+        id: openFolderDialog
+        title: qsTr("Open a Hugging Face model folder")
+        onAccepted: window.chat.loadModel(selectedFolder)
+    }
+
+    // Made on first use: the picker reads the models folder, settings build many controls.
+    Loader {
+        id: pickerLoader
+        function show() {
+            active = true
+            item.open()
+        }
+        active: false
+        sourceComponent: Component {
+            ModelPicker {
+                engine: window.engine
+            }
+        }
+    }
+    Loader {
+        id: settingsLoader
+        function show() {
+            active = true
+            item.open()
+        }
+        active: false
+        sourceComponent: Component {
+            SettingsPage { }
+        }
+    }
+
+    Component.onCompleted: composer.focusInput()
 }

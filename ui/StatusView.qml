@@ -16,6 +16,8 @@ Flickable {
     property alias deviceModel: deviceRepeater.model // roles: see DeviceRow's required properties
     property string fallbackMessage // empty when a GPU is used
     property string fallbackDetails
+    // Shown under the welcome (the app's empty state puts its "Open a model" panel here).
+    property alias extras: extrasColumn.data
 
     contentWidth: width
     contentHeight: Math.max(height, card.implicitHeight + 2 * Theme.spacingXxxl)
@@ -73,6 +75,15 @@ Flickable {
                 text: qsTr("Chat with AI models that run entirely on this computer.")
                 font: Theme.subtitleFont
                 color: Theme.textSecondary
+            }
+
+            ColumnLayout {
+                id: extrasColumn
+                objectName: "statusExtras"
+                Layout.fillWidth: true
+                Layout.topMargin: Theme.spacingXl
+                visible: children.length > 0
+                spacing: Theme.spacingS
             }
 
             RowLayout {

@@ -1,11 +1,14 @@
-// Colours, spacing and type for every view. Follows the system palette's light or dark mode.
+// Colours, spacing and type for every view. Light or dark as AppSettings.theme says ("system":
+// the system palette's lightness; Qt 6.4 has no colour-scheme API); type scaled by AppSettings.fontSize.
 pragma Singleton
 import QtQuick
+import Hearth.App
 
 QtObject {
     readonly property SystemPalette systemPalette: SystemPalette { colorGroup: SystemPalette.Active }
-    // Dark when the system window colour is dark. Tests and screenshots may set it directly.
-    property bool dark: systemPalette.window.hslLightness < 0.5
+    readonly property bool systemDark: systemPalette.window.hslLightness < 0.5
+    // Tests and screenshots may set it directly.
+    property bool dark: AppSettings.theme === "dark" || (AppSettings.theme === "system" && systemDark)
 
     // Surfaces
     readonly property color background: dark ? "#161513" : "#f5f3ef"
@@ -36,6 +39,15 @@ QtObject {
     readonly property color noticeText: dark ? "#f1dcae" : "#5f430f"
     readonly property color meterTrack: dark ? "#3a3631" : "#ebe6de"
 
+    // The VRAM meter's categories: told apart by hue, free memory is the track itself.
+    readonly property color memoryWeights: accent
+    readonly property color memoryKvCache: dark ? "#5b9bf0" : "#2f6fd0"
+    readonly property color memoryRecurrent: dark ? "#b08cf0" : "#7a4fc9"
+    readonly property color memoryWorkspace: dark ? "#4cc2b0" : "#178f7e"
+    readonly property color memoryContext: dark ? "#e8c14a" : "#c29109"
+    readonly property color memoryOther: dark ? "#8a847b" : "#a39d93"
+    readonly property color memoryFree: meterTrack
+
     // Markdown in replies
     readonly property color codeBackground: dark ? "#1b1a18" : "#f3f0ea"
     readonly property color inlineCodeBackground: dark ? "#35322d" : "#ece7df"
@@ -59,21 +71,23 @@ QtObject {
     readonly property int deviceChipSize: 40
     readonly property int meterHeight: 4
 
-    // Type
-    readonly property font titleFont: Qt.font({ pixelSize: 28, weight: Font.DemiBold })
-    readonly property font subtitleFont: Qt.font({ pixelSize: 15 })
-    readonly property font bodyFont: Qt.font({ pixelSize: 14 })
-    readonly property font bodyStrongFont: Qt.font({ pixelSize: 14, weight: Font.DemiBold })
-    readonly property font smallFont: Qt.font({ pixelSize: 12 })
-    readonly property font captionFont: Qt.font({ pixelSize: 11, weight: Font.DemiBold,
+    // Type: sizes are for the default 14 px body text and scale with the font-size setting.
+    readonly property real fontScale: AppSettings.fontSize / 14
+    function px(size) { return Math.round(size * fontScale) }
+    readonly property font titleFont: Qt.font({ pixelSize: px(28), weight: Font.DemiBold })
+    readonly property font subtitleFont: Qt.font({ pixelSize: px(15) })
+    readonly property font bodyFont: Qt.font({ pixelSize: px(14) })
+    readonly property font bodyStrongFont: Qt.font({ pixelSize: px(14), weight: Font.DemiBold })
+    readonly property font smallFont: Qt.font({ pixelSize: px(12) })
+    readonly property font captionFont: Qt.font({ pixelSize: px(11), weight: Font.DemiBold,
                                                   letterSpacing: 0.8, capitalization: Font.AllUppercase })
-    readonly property font chipFont: Qt.font({ pixelSize: 11, weight: Font.Bold, letterSpacing: 0.5 })
-    readonly property font brandFont: Qt.font({ pixelSize: 28, weight: Font.Bold })
-    readonly property font monoFont: Qt.font({ family: "monospace", pixelSize: 13 })
+    readonly property font chipFont: Qt.font({ pixelSize: px(11), weight: Font.Bold, letterSpacing: 0.5 })
+    readonly property font brandFont: Qt.font({ pixelSize: px(28), weight: Font.Bold })
+    readonly property font monoFont: Qt.font({ family: "monospace", pixelSize: px(13) })
 
     // Markdown headings: level 1 largest, 4 to 6 at body size.
     function headingFont(level) {
         const sizes = [22, 19, 16, 14, 14, 14]
-        return Qt.font({ pixelSize: sizes[Math.max(1, Math.min(6, level)) - 1], weight: Font.DemiBold })
+        return Qt.font({ pixelSize: px(sizes[Math.max(1, Math.min(6, level)) - 1]), weight: Font.DemiBold })
     }
 }

@@ -54,6 +54,7 @@ void EngineHost::connectWorker()
         if (id == m_loadingId) {
             m_loadingId = 0;
             emit loadingChanged();
+            setLoadError(error.cancelled() ? QString() : error.message);
         }
         emit loadFailed(id, error);
     });
@@ -81,6 +82,7 @@ quint64 EngineHost::loadModel(const LoadRequest& request)
     const quint64 id = ++m_lastId;
     const bool wasLoading = isLoading();
     m_loadingId = id;
+    setLoadError({});
     m_loadFraction = 0;
     m_loadPhase = LoadPhase::Reading;
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, request] { worker->load(id, request); },
@@ -89,6 +91,19 @@ quint64 EngineHost::loadModel(const LoadRequest& request)
         emit loadingChanged();
     emit loadProgressChanged();
     return id;
+}
+
+quint64 EngineHost::load(const QString& path, const QString& quant, const QVariantMap& options)
+{
+    return loadModel(loadRequestFrom(path, quant, options));
+}
+
+void EngineHost::setLoadError(const QString& message)
+{
+    if (message == m_loadError)
+        return;
+    m_loadError = message;
+    emit loadErrorChanged();
 }
 
 quint64 EngineHost::switchQuant(const QString& preset)

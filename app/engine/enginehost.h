@@ -30,6 +30,8 @@ class EngineHost : public QObject
     Q_PROPERTY(bool loading READ isLoading NOTIFY loadingChanged)
     Q_PROPERTY(double loadFraction READ loadFraction NOTIFY loadProgressChanged)
     Q_PROPERTY(QString loadPhaseText READ loadPhaseText NOTIFY loadProgressChanged)
+    // Why the latest load failed, in the engine's words; empty after a success, a cancel or a new load.
+    Q_PROPERTY(QString loadError READ loadError NOTIFY loadErrorChanged)
     Q_PROPERTY(bool generating READ isGenerating NOTIFY generatingChanged)
 
 public:
@@ -39,6 +41,9 @@ public:
     // Loads a model (the current one is released first). A later load supersedes an earlier
     // one still queued; a reply in progress is stopped.
     quint64 loadModel(const LoadRequest& request);
+    // The same for QML: a path (or file: URL), a preset (empty: as stored) and the other fields
+    // by name (loadRequestFrom; AppSettings.loadOptions has them).
+    Q_INVOKABLE quint64 load(const QString& path, const QString& quant = {}, const QVariantMap& options = {});
     // Reloads the loaded model's source with another preset (empty: as stored), keeping the
     // rest of its request. The conversation is kept by the app: the next turn rebuilds the
     // session from its history. Returns 0 (and does nothing) when no model is loaded.
@@ -62,6 +67,7 @@ public:
     bool isLoading() const { return m_loadingId != 0; }
     double loadFraction() const { return m_loadFraction; }
     QString loadPhaseText() const;
+    QString loadError() const { return m_loadError; }
     bool isGenerating() const { return m_pendingTurns > 0; }
 
     // The worker itself, for tests that watch its thread; use the host's signals otherwise.
@@ -80,11 +86,13 @@ signals:
     void modelChanged();
     void loadingChanged();
     void loadProgressChanged();
+    void loadErrorChanged();
     void generatingChanged();
 
 private:
     void connectWorker();
     void turnEnded();
+    void setLoadError(const QString& message);
 
     std::shared_ptr<EngineFlags> m_flags;
     std::unique_ptr<QThread> m_thread;
@@ -95,4 +103,5 @@ private:
     ModelSummary m_model;
     double m_loadFraction = 0;
     LoadPhase m_loadPhase = LoadPhase::Reading;
+    QString m_loadError;
 };

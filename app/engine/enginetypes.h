@@ -6,6 +6,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QVariantMap>
 
 #include "hearth/devices.h"
 #include "hearth/memory.h"
@@ -24,7 +25,12 @@ struct LoadRequest {
     DeviceChoice device = DeviceChoice::Auto; // Auto: CUDA when a device is usable, else the CPU
     int threads = 0;               // CPU threads; 0 = all hardware threads
     bool allowRequantize = false;  // convert already-quantized weights (loses quality)
+    int gpu = 0;                   // CUDA device ordinal
+    hearth::KvType kvType = hearth::KvType::F16; // the KV cache's type on a GPU (the CPU keeps f32)
 };
+// A request from QML's words: `options` may hold contextLength, device ("auto", "cpu", "cuda"),
+// gpu, kvType ("f16", "bf16", "f32"), threads and allowRequantize; the rest keep their defaults.
+LoadRequest loadRequestFrom(const QString& path, const QString& quant, const QVariantMap& options);
 
 enum class LoadPhase {
     Reading,          // opening the file and mapping the weights

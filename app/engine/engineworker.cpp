@@ -78,6 +78,7 @@ void EngineWorker::load(quint64 id, const LoadRequest& request)
     hearth::ModelParams params;
     params.path = request.path.toStdString();
     params.device = resolveDevice(request.device, devices);
+    params.gpu = request.gpu;
     params.threads = request.threads;
     params.quant = request.quant.toStdString();
     params.allowRequantize = request.allowRequantize;
@@ -102,7 +103,12 @@ void EngineWorker::load(quint64 id, const LoadRequest& request)
     }
     m_model = std::move(loaded).value();
     emit loadProgress(id, 1.0, LoadPhase::PreparingContext);
-    m_sessionParams.contextLength = request.contextLength;
+    // The settings' context is the most wanted: a model trained for less gets its own (past it,
+    // a model produces noise; hearth-cli refuses without --allow-long-context).
+    const hearth::ModelInfo& info = m_model->info();
+    const int trained = std::max(info.contextLength, info.ropeScaledContextLength);
+    m_sessionParams.contextLength = trained > 0 ? std::min(request.contextLength, trained) : request.contextLength;
+    m_sessionParams.kvType = request.kvType;
     hearth::Status status = cancel->load() ? hearth::cancelled(params.path + ": loading was cancelled")
                                            : m_chat.ensure(*m_model, m_sessionParams, chatOptions(TurnRequest{}));
     if (!status.isOk()) {

@@ -23,9 +23,11 @@ FitEstimate estimateFit(const FitQuery& q)
     FitEstimate fit;
     fit.device = resolve(q.device);
     const int trained = std::max(q.trainedContext, 1);
-    fit.context = q.context > 0 ? q.context : std::min(trained, 4096);
-    // The KV cache is F32 today (the engine has no other KV type yet).
-    auto at = [&](int context) { return hearth::estimateMemory(q.path.toStdString(), context, hearth::KvType::F32, fit.device); };
+    // As the worker loads: the chosen context, but no more than the model's own.
+    fit.context = q.context > 0 ? std::min(q.context, trained) : std::min(trained, 4096);
+    // The CPU backend keeps its KV cache in f32 whatever the setting (hearth/session.h).
+    const hearth::KvType kv = fit.device == hearth::DeviceKind::Cuda ? q.kvType : hearth::KvType::F32;
+    auto at = [&](int context) { return hearth::estimateMemory(q.path.toStdString(), context, kv, fit.device); };
     const auto chosen = at(fit.context);
     const auto shortest = at(1);
     const auto longest = at(trained);
@@ -41,7 +43,9 @@ FitEstimate estimateFit(const FitQuery& q)
     };
     fit.weightsBytes = q.weightsBytes > 0 ? q.weightsBytes : chosen->weightsBytes;
     fit.totalBytes = preset(*chosen);
-    const double available = double(chosen->device.freeBytes) + double(q.freedBytes);
+    double available = double(chosen->device.freeBytes) + double(q.freedBytes);
+    if (fit.device == hearth::DeviceKind::Cuda && q.budgetBytes > 0)
+        available = std::min(available, double(q.budgetBytes));
     fit.fits = double(fit.totalBytes) <= available;
     // Memory grows linearly with the context (KV cache, attention scores): solve for the longest.
     const double perToken = trained > 1 ? double(preset(*longest) - preset(*shortest)) / (trained - 1) : 0;

@@ -25,6 +25,8 @@ struct FitQuery {
     DeviceChoice device = DeviceChoice::Auto;
     quint64 freedBytes = 0;   // what the model loaded now holds (a load releases it first)
     quint64 weightsBytes = 0; // the weights after a preset (QuantPlan); 0: as stored
+    hearth::KvType kvType = hearth::KvType::F16; // on a GPU; the CPU backend keeps f32
+    quint64 budgetBytes = 0;  // on a GPU, the most Hearth may use (the VRAM budget); 0: all free memory
 };
 
 FitEstimate estimateFit(const FitQuery& query);

@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QUrl>
 
+#include <cmath>
 #include <memory>
 
 namespace {
@@ -167,6 +168,26 @@ void LocalModels::setDevice(const QString& device)
     m_device = device;
     m_settings.device = deviceChoiceFromName(device);
     emit deviceChanged();
+    redescribeAll();
+}
+
+void LocalModels::setKvType(const QString& kvType)
+{
+    if (kvType == m_kvType)
+        return;
+    m_kvType = kvType;
+    m_settings.kvType = loadRequestFrom({}, {}, {{QStringLiteral("kvType"), kvType}}).kvType;
+    emit kvTypeChanged();
+    redescribeAll();
+}
+
+void LocalModels::setVramBudgetGiB(double gib)
+{
+    const quint64 bytes = gib > 0 && std::isfinite(gib) ? quint64(gib * double(1ull << 30)) : 0;
+    if (bytes == m_settings.budgetBytes)
+        return;
+    m_settings.budgetBytes = bytes;
+    emit vramBudgetGiBChanged();
     redescribeAll();
 }
 

@@ -25,6 +25,8 @@ class LocalModels : public QAbstractListModel
     Q_PROPERTY(QStringList addedPaths READ addedPaths WRITE setAddedPaths NOTIFY addedPathsChanged)
     Q_PROPERTY(int contextLength READ contextLength WRITE setContextLength NOTIFY contextLengthChanged)
     Q_PROPERTY(QString device READ device WRITE setDevice NOTIFY deviceChanged) // "auto", "cpu", "cuda"
+    Q_PROPERTY(QString kvType READ kvType WRITE setKvType NOTIFY kvTypeChanged) // "f16", "bf16", "f32"
+    Q_PROPERTY(double vramBudgetGiB READ vramBudgetGiB WRITE setVramBudgetGiB NOTIFY vramBudgetGiBChanged) // 0: none
     // Followed for the loaded model (its quant options, the memory a load would free).
     Q_PROPERTY(EngineHost* engine READ engine WRITE setEngine NOTIFY engineChanged)
     Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
@@ -70,6 +72,10 @@ public:
     void setContextLength(int context);
     QString device() const { return m_device; }
     void setDevice(const QString& device);
+    QString kvType() const { return m_kvType; }
+    void setKvType(const QString& kvType);
+    double vramBudgetGiB() const { return double(m_settings.budgetBytes) / double(1ull << 30); }
+    void setVramBudgetGiB(double gib);
     EngineHost* engine() const { return m_engine; }
     void setEngine(EngineHost* engine);
     bool isBusy() const { return m_pending > 0; }
@@ -88,6 +94,8 @@ signals:
     void addedPathsChanged();
     void contextLengthChanged();
     void deviceChanged();
+    void kvTypeChanged();
+    void vramBudgetGiBChanged();
     void engineChanged();
     void countChanged();
     void busyChanged();
@@ -105,6 +113,7 @@ private:
     QList<ModelEntry> m_entries;
     QString m_folder;
     QString m_device = QStringLiteral("auto");
+    QString m_kvType = QStringLiteral("f16");
     FitSettings m_settings;
     QPointer<EngineHost> m_engine;
     QList<QMetaObject::Connection> m_connections;

@@ -36,6 +36,8 @@ FitQuery query(const QString& path, int trainedContext, const FitSettings& s)
     q.trainedContext = trainedContext;
     q.device = s.device;
     q.freedBytes = s.freedBytes;
+    q.kvType = s.kvType;
+    q.budgetBytes = s.budgetBytes;
     return q;
 }
 

@@ -24,6 +24,8 @@ struct FitSettings {
     int context = 0;
     DeviceChoice device = DeviceChoice::Auto;
     quint64 freedBytes = 0;
+    hearth::KvType kvType = hearth::KvType::F16;
+    quint64 budgetBytes = 0; // the VRAM budget; 0: none
 };
 
 // .gguf files and Hugging Face folders (config.json and *.safetensors) in `folder` and in its

@@ -10,6 +10,7 @@
 #include "apptestdata.h"
 #include "enginetestkit.h"
 #include "hearth/quant.h"
+#include "fitestimate.h"
 #include "localmodels.h"
 #include "model_builder.h"
 
@@ -27,6 +28,7 @@ private slots:
     void settingsChangeDuringAScanKeepsTheList();
     void presetsForAFullPrecisionModel();
     void sameModelFilesForAQuantizedOne();
+    void cpuFitIgnoresGpuSettingsAndCapsTheContext();
 
 private:
     QVariant role(const LocalModels& models, const QString& path, int role) const;
@@ -203,6 +205,45 @@ void TestLocalModels::sameModelFilesForAQuantizedOne()
     QStringList expected{m_f32, m_q8, m_hf};
     expected.sort();
     QCOMPARE(paths, expected);
+}
+
+// The CPU backend keeps its KV cache in f32 and has no VRAM budget; a context beyond the model's
+// own is estimated (and loaded) at the model's own.
+void TestLocalModels::cpuFitIgnoresGpuSettingsAndCapsTheContext()
+{
+    FitQuery q;
+    q.path = m_f32;
+    q.trainedContext = 256;
+    q.device = DeviceChoice::Cpu;
+    q.context = 128;
+    const FitEstimate f32 = estimateFit(q);
+    QVERIFY2(f32.ok, qPrintable(f32.error));
+    q.kvType = hearth::KvType::F32;
+    QCOMPARE(estimateFit(q).totalBytes, f32.totalBytes);
+    q.kvType = hearth::KvType::BF16;
+    QCOMPARE(estimateFit(q).totalBytes, f32.totalBytes);
+    q.budgetBytes = 1; // a GPU budget: no effect here
+    QVERIFY(estimateFit(q).fits);
+    q.context = 100000;
+    const FitEstimate capped = estimateFit(q);
+    QCOMPARE(capped.context, 256);
+    q.context = 256;
+    QCOMPARE(estimateFit(q).totalBytes, capped.totalBytes);
+
+    LocalModels models;
+    models.setDevice(QStringLiteral("cpu"));
+    models.addPath(m_f32);
+    waitIdle(models);
+    const double before = role(models, m_f32, LocalModels::EstimatedBytesRole).toDouble();
+    QSignalSpy kv(&models, &LocalModels::kvTypeChanged);
+    models.setKvType(QStringLiteral("bf16"));
+    models.setVramBudgetGiB(0.001);
+    QCOMPARE(kv.count(), 1);
+    QCOMPARE(models.kvType(), QStringLiteral("bf16"));
+    QVERIFY(qAbs(models.vramBudgetGiB() - 0.001) < 1e-6);
+    waitIdle(models);
+    QCOMPARE(role(models, m_f32, LocalModels::EstimatedBytesRole).toDouble(), before);
+    QVERIFY(role(models, m_f32, LocalModels::FitsRole).toBool());
 }
 
 APPTEST_MAIN(TestLocalModels)

@@ -27,6 +27,12 @@ Item {
             }
         }
 
+        // Main needs the chat controller main.cpp gives it (here without a history file).
+        Component {
+            id: chatComponent
+            ChatController { }
+        }
+
         Component {
             id: viewComponent
             StatusView {
@@ -106,7 +112,9 @@ Item {
         function test_mainWindowLoads() {
             const component = Qt.createComponent("qrc:/Hearth/Main.qml")
             compare(component.status, Component.Ready, component.errorString())
-            const window = component.createObject(null, { visible: false })
+            const chat = createTemporaryObject(chatComponent, root)
+            verify(chat)
+            const window = component.createObject(null, { visible: false, chat: chat })
             verify(window)
             compare(window.title, "Hearth")
             window.destroy()

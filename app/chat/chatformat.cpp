@@ -1,0 +1,85 @@
+#include "chatformat.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+#include <QRandomGenerator>
+
+namespace chat {
+
+QString dateSection(const QDateTime& updated, const QDate& today)
+{
+    const qint64 days = updated.toLocalTime().date().daysTo(today);
+    if (days <= 0)
+        return QCoreApplication::translate("ChatFormat", "Today");
+    if (days == 1)
+        return QCoreApplication::translate("ChatFormat", "Yesterday");
+    if (days <= 7)
+        return QCoreApplication::translate("ChatFormat", "Previous 7 days");
+    return QCoreApplication::translate("ChatFormat", "Older");
+}
+
+QString statsLine(const store::ReplyStats& s)
+{
+    const QLocale locale;
+    QStringList parts;
+    if (s.decodeTokensPerSecond)
+        parts << QCoreApplication::translate("ChatFormat", "%1 tok/s").arg(locale.toString(*s.decodeTokensPerSecond, 'f', 1));
+    if (s.prefillTokensPerSecond)
+        parts << QCoreApplication::translate("ChatFormat", "prefill %1 tok/s").arg(locale.toString(*s.prefillTokensPerSecond, 'f', 0));
+    if (s.timeToFirstTokenMs)
+        parts << QCoreApplication::translate("ChatFormat", "TTFT %1 ms").arg(locale.toString(*s.timeToFirstTokenMs, 'f', 0));
+    if (s.generatedTokens > 0)
+        parts << (s.generatedTokens == 1 ? QCoreApplication::translate("ChatFormat", "1 token")
+                                         : QCoreApplication::translate("ChatFormat", "%1 tokens").arg(s.generatedTokens));
+    return parts.join(QStringLiteral(" · "));
+}
+
+bool isSendable(const QString& text)
+{
+    for (const QChar c : text) {
+        if (!c.isSpace())
+            return true;
+    }
+    return false;
+}
+
+hearth::SamplingParams chatDefaultsWithSeed()
+{
+    hearth::SamplingParams p = hearth::SamplingParams::chatDefaults();
+    p.seed = QRandomGenerator::global()->generate64();
+    return p;
+}
+
+hearth::SamplingParams samplingFromJson(const QJsonObject& j, const hearth::SamplingParams& base)
+{
+    hearth::SamplingParams p = base;
+    p.temperature = float(j.value(QLatin1String("temperature")).toDouble(p.temperature));
+    p.topK = j.value(QLatin1String("top_k")).toInt(p.topK);
+    p.topP = float(j.value(QLatin1String("top_p")).toDouble(p.topP));
+    p.minP = float(j.value(QLatin1String("min_p")).toDouble(p.minP));
+    p.repetitionPenalty = float(j.value(QLatin1String("repetition_penalty")).toDouble(p.repetitionPenalty));
+    const QJsonValue seed = j.value(QLatin1String("seed"));
+    if (seed.isDouble() && seed.toDouble() >= 0)
+        p.seed = quint64(seed.toDouble());
+    return p;
+}
+
+int maxTokensFromJson(const QJsonObject& sampling, int fallback)
+{
+    return sampling.value(QLatin1String("max_tokens")).toInt(fallback);
+}
+
+store::ReplyStats storeStats(const ReplyStats& s, const QString& stopReason)
+{
+    auto rate = [](double v) { return v >= 0 ? std::optional<double>(v) : std::nullopt; };
+    store::ReplyStats out;
+    out.promptTokens = s.promptTokens;
+    out.generatedTokens = s.tokens;
+    out.prefillTokensPerSecond = rate(s.prefillTokPerS);
+    out.decodeTokensPerSecond = rate(s.decodeTokPerS);
+    out.timeToFirstTokenMs = rate(s.ttftMs);
+    out.stopReason = stopReason;
+    return out;
+}
+
+} // namespace chat

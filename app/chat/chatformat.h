@@ -1,0 +1,41 @@
+// The chat's small rules, free of models and widgets so they can be tested alone: which date
+// section a conversation falls in, how a reply's numbers read, what may be sent, and the
+// sampling settings a conversation stores (JSON keys) as the engine takes them.
+#pragma once
+
+#include <QDate>
+#include <QDateTime>
+#include <QJsonObject>
+#include <QString>
+
+#include "enginetypes.h"
+#include "hearth/sampling.h"
+#include "store/store_types.h"
+
+namespace chat {
+
+// "Today", "Yesterday", "Previous 7 days" or "Older" (translated), by the local calendar date.
+QString dateSection(const QDateTime& updated, const QDate& today);
+
+// "42.1 tok/s · prefill 310 tok/s · TTFT 120 ms · 256 tokens"; a rate with nothing to time is
+// left out. Empty when the reply has no numbers (an unfinished or imported one).
+QString statsLine(const store::ReplyStats& stats);
+
+// A message can be sent when it has something besides whitespace.
+bool isSendable(const QString& text);
+
+// The sampling keys a conversation stores: temperature, top_k, top_p, min_p,
+// repetition_penalty, seed, max_tokens. A missing key keeps its value in `base`.
+hearth::SamplingParams samplingFromJson(const QJsonObject& sampling, const hearth::SamplingParams& base);
+int maxTokensFromJson(const QJsonObject& sampling, int fallback);
+// SamplingParams::chatDefaults() with a seed drawn at random (so that regenerate gives another
+// answer when nothing else sets one).
+hearth::SamplingParams chatDefaultsWithSeed();
+
+// What the store keeps of a reply's engine statistics (-1 = nothing to time becomes nullopt).
+store::ReplyStats storeStats(const ReplyStats& stats, const QString& stopReason);
+
+// The stop reason saved for a reply the engine failed in the middle of.
+inline constexpr const char* kStopError = "error";
+
+} // namespace chat

@@ -1,0 +1,1384 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AboutPage</name>
+    <message>
+        <source>About Hearth</source>
+        <translation>关于 Hearth</translation>
+    </message>
+    <message>
+        <source>Hearth %1</source>
+        <translation>Hearth %1</translation>
+    </message>
+    <message>
+        <source>Licence: %1</source>
+        <translation>许可证：%1</translation>
+    </message>
+    <message>
+        <source>Built with</source>
+        <translation>使用的组件</translation>
+    </message>
+    <message>
+        <source>%1, licence %2</source>
+        <translation>%1，许可证 %2</translation>
+    </message>
+    <message>
+        <source>Diagnostics</source>
+        <translation>诊断信息</translation>
+    </message>
+    <message>
+        <source>When something goes wrong, copy the diagnostics (versions, GPU, driver, model, the last error) into your report. The log file has the details.</source>
+        <translation>遇到问题时，请把诊断信息（版本、GPU、驱动、模型、最近的错误）复制到你的报告中。详细内容见日志文件。</translation>
+    </message>
+    <message>
+        <source>Log file: %1</source>
+        <translation>日志文件：%1</translation>
+    </message>
+    <message>
+        <source>Last error: %1</source>
+        <translation>最近的错误：%1</translation>
+    </message>
+    <message>
+        <source>Copy diagnostics</source>
+        <translation>复制诊断信息</translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard</source>
+        <translation>已复制到剪贴板</translation>
+    </message>
+</context>
+<context>
+    <name>AppInstance</name>
+    <message>
+        <source>The graphics card stopped working, and Hearth can use it again only after a restart. Everything you wrote and every reply so far is saved. Restart Hearth to continue this conversation.</source>
+        <translation>显卡已停止工作，Hearth 需要重新启动才能再次使用它。你写的所有内容和目前的每条回复都已保存。重新启动 Hearth 即可继续这段对话。</translation>
+    </message>
+</context>
+<context>
+    <name>ChatController</name>
+    <message>
+        <source>The engine failed during this reply.</source>
+        <translation>生成这条回复时推理引擎出错。</translation>
+    </message>
+</context>
+<context>
+    <name>ChatFormat</name>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <source>Previous 7 days</source>
+        <translation>过去 7 天</translation>
+    </message>
+    <message>
+        <source>Older</source>
+        <translation>更早</translation>
+    </message>
+    <message>
+        <source>%1 tok/s</source>
+        <translation>%1 tok/s</translation>
+    </message>
+    <message>
+        <source>prefill %1 tok/s</source>
+        <translation>预填充 %1 tok/s</translation>
+    </message>
+    <message>
+        <source>TTFT %1 ms</source>
+        <translation>首个 token %1 ms</translation>
+    </message>
+    <message>
+        <source>1 token</source>
+        <translation>1 个 token</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+</context>
+<context>
+    <name>ChatOptionsPopup</name>
+    <message>
+        <source>System prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <source>How the assistant should answer in this chat</source>
+        <translation>助手在这个对话中应该如何回答</translation>
+    </message>
+    <message>
+        <source>System prompt of this chat</source>
+        <translation>这个对话的系统提示词</translation>
+    </message>
+    <message>
+        <source>Think before answering (models that can)</source>
+        <translation>回答前先思考（仅限支持的模型）</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>Scroll the conversation</source>
+        <translation>滚动对话</translation>
+    </message>
+    <message>
+        <source>Go to the latest message</source>
+        <translation>转到最新消息</translation>
+    </message>
+    <message>
+        <source>Open this link?</source>
+        <translation>要打开这个链接吗？</translation>
+    </message>
+    <message>
+        <source>The reply links to:
+%1</source>
+        <translation>回复中的链接指向：
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>CodeBlock</name>
+    <message>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>writing…</source>
+        <translation>正在输出…</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy %1 code</source>
+        <translation>复制 %1 代码</translation>
+    </message>
+    <message>
+        <source>Copy code</source>
+        <translation>复制代码</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Scroll the code sideways</source>
+        <translation>横向滚动代码</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Message Hearth…</source>
+        <translation>给 Hearth 发消息…</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Enter sends; Shift+Enter starts a new line</source>
+        <translation>按 Enter 发送，按 Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Stop the reply</source>
+        <translation>停止回复</translation>
+    </message>
+    <message>
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationList</name>
+    <message>
+        <source>Hearth</source>
+        <translation>Hearth</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Select</source>
+        <translation>选择</translation>
+    </message>
+    <message>
+        <source>Stop selecting conversations</source>
+        <translation>结束选择对话</translation>
+    </message>
+    <message>
+        <source>Select conversations</source>
+        <translation>选择对话</translation>
+    </message>
+    <message>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <source>Start a new chat</source>
+        <translation>开始新对话</translation>
+    </message>
+    <message>
+        <source>Search conversations</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>对话列表</translation>
+    </message>
+    <message>
+        <source>Select %1</source>
+        <translation>选择 %1</translation>
+    </message>
+    <message>
+        <source>More for %1</source>
+        <translation>%1 的更多操作</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>No conversation matches.</source>
+        <translation>没有匹配的对话。</translation>
+    </message>
+    <message>
+        <source>No conversations yet.</source>
+        <translation>还没有对话。</translation>
+    </message>
+    <message>
+        <source>Delete %1 selected</source>
+        <translation>删除所选的 %1 个</translation>
+    </message>
+    <message>
+        <source>Rename conversation</source>
+        <translation>重命名对话</translation>
+    </message>
+    <message>
+        <source>New name</source>
+        <translation>新名称</translation>
+    </message>
+    <message>
+        <source>Delete?</source>
+        <translation>要删除吗？</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete for good</source>
+        <translation>永久删除</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Keep it</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>“%1” and all its messages will be deleted. This cannot be undone.</source>
+        <translation>“%1”及其所有消息都将被删除。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>%1 conversations and all their messages will be deleted. This cannot be undone.</source>
+        <translation>%1 个对话及其所有消息都将被删除。此操作无法撤销。</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationListModel</name>
+    <message>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceModel</name>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Memory size unknown</source>
+        <translation>内存大小未知</translation>
+    </message>
+    <message>
+        <source>%1 total · %2 free</source>
+        <translation>共 %1 · 可用 %2</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceRow</name>
+    <message>
+        <source>Compute %1</source>
+        <translation>计算能力 %1</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceStatus</name>
+    <message>
+        <source>This build of Hearth has no GPU support</source>
+        <translation>此版本的 Hearth 不支持 GPU</translation>
+    </message>
+    <message>
+        <source>No NVIDIA driver found</source>
+        <translation>未找到 NVIDIA 驱动程序</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is installed but not working</source>
+        <translation>NVIDIA 驱动程序已安装，但无法正常工作</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is too old for Hearth's GPU support</source>
+        <translation>NVIDIA 驱动程序版本过旧，无法使用 Hearth 的 GPU 支持</translation>
+    </message>
+    <message>
+        <source>No NVIDIA graphics card found</source>
+        <translation>未找到 NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>Hearth's GPU support belongs to a different version of Hearth</source>
+        <translation>Hearth 的 GPU 支持组件与当前 Hearth 版本不匹配</translation>
+    </message>
+    <message>
+        <source>Hearth's GPU support could not be loaded</source>
+        <translation>无法加载 Hearth 的 GPU 支持组件</translation>
+    </message>
+    <message>
+        <source>The NVIDIA graphics card can't be used right now</source>
+        <translation>NVIDIA 显卡暂时无法使用</translation>
+    </message>
+    <message>
+        <source>%1 — Hearth will run on the CPU (slower).</source>
+        <translation>%1——Hearth 将在 CPU 上运行（速度较慢）。</translation>
+    </message>
+</context>
+<context>
+    <name>Diagnostics</name>
+    <message>
+        <source>Loading the model failed: %1</source>
+        <translation>模型加载失败：%1</translation>
+    </message>
+    <message>
+        <source>The reply failed: %1</source>
+        <translation>回复失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>EngineHost</name>
+    <message>
+        <source>Reading the model</source>
+        <translation>正在读取模型</translation>
+    </message>
+    <message>
+        <source>Converting the weights</source>
+        <translation>正在转换权重</translation>
+    </message>
+    <message>
+        <source>Preparing the context</source>
+        <translation>正在准备上下文</translation>
+    </message>
+</context>
+<context>
+    <name>EngineWorker</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+</context>
+<context>
+    <name>FallbackNotice</name>
+    <message>
+        <source>Details: %1</source>
+        <translation>详细信息：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Licences</name>
+    <message>
+        <source>Hearth's own licence is not stated yet (the source has no LICENSE file).</source>
+        <translation>Hearth 本身的许可证尚未声明（源代码中没有 LICENSE 文件）。</translation>
+    </message>
+    <message>
+        <source>The user interface, the history database access and the local socket; linked dynamically, so the system's Qt libraries can be replaced.</source>
+        <translation>用户界面、历史记录数据库访问和本地套接字；以动态方式链接，因此可以替换系统中的 Qt 库。</translation>
+    </message>
+    <message>
+        <source>Tokenizers of SentencePiece models.</source>
+        <translation>SentencePiece 模型的分词器。</translation>
+    </message>
+    <message>
+        <source>The pre-tokenizer of byte-level BPE models.</source>
+        <translation>字节级 BPE 模型的预分词器。</translation>
+    </message>
+    <message>
+        <source>Unicode normalization for byte-level BPE models.</source>
+        <translation>字节级 BPE 模型的 Unicode 规范化。</translation>
+    </message>
+    <message>
+        <source>public domain</source>
+        <translation>公有领域</translation>
+    </message>
+    <message>
+        <source>The chat history (through Qt's SQLite driver).</source>
+        <translation>聊天记录（通过 Qt 的 SQLite 驱动）。</translation>
+    </message>
+    <message>
+        <source>Markdown in replies.</source>
+        <translation>回复中的 Markdown。</translation>
+    </message>
+    <message>
+        <source>Model configuration files.</source>
+        <translation>模型配置文件。</translation>
+    </message>
+    <message>
+        <source>NVIDIA CUDA Toolkit EULA</source>
+        <translation>NVIDIA CUDA Toolkit 最终用户许可协议</translation>
+    </message>
+    <message>
+        <source>The GPU backend: redistributable parts of the CUDA Toolkit.</source>
+        <translation>GPU 后端：CUDA Toolkit 中可再分发的部分。</translation>
+    </message>
+    <message>
+        <source>not stated in the model's files</source>
+        <translation>模型文件中未注明</translation>
+    </message>
+    <message>
+        <source>The loaded model. Its licence governs what you may do with it and its output.</source>
+        <translation>已加载的模型。能如何使用它及其输出，由它的许可证决定。</translation>
+    </message>
+</context>
+<context>
+    <name>Main</name>
+    <message>
+        <source>Hearth</source>
+        <translation>Hearth</translation>
+    </message>
+    <message>
+        <source>%1 — Hearth</source>
+        <translation>%1 — Hearth</translation>
+    </message>
+    <message>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Choose a model</source>
+        <translation>选择模型</translation>
+    </message>
+    <message>
+        <source>Models and quantization: %1</source>
+        <translation>模型与量化：%1</translation>
+    </message>
+    <message>
+        <source>Chat options</source>
+        <translation>对话选项</translation>
+    </message>
+    <message>
+        <source>This chat's system prompt and thinking</source>
+        <translation>这个对话的系统提示词和思考设置</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Open the settings</source>
+        <translation>打开设置</translation>
+    </message>
+    <message>
+        <source>The chat history could not be opened: %1</source>
+        <translation>无法打开聊天记录：%1</translation>
+    </message>
+    <message>
+        <source>Start a new history (keep the old file aside)</source>
+        <translation>新建聊天记录（旧文件会保留）</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>%1… %2 %</source>
+        <translation>%1… %2%</translation>
+    </message>
+    <message>
+        <source>The model could not be loaded: %1</source>
+        <translation>无法加载模型：%1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Open another model</source>
+        <translation>打开其他模型</translation>
+    </message>
+    <message>
+        <source>Ask anything. Your conversation stays on this computer.</source>
+        <translation>尽管问吧。你的对话只保存在这台电脑上。</translation>
+    </message>
+    <message>
+        <source>Message %1…</source>
+        <translation>给 %1 发消息…</translation>
+    </message>
+    <message>
+        <source>Open a model to start chatting</source>
+        <translation>打开一个模型开始聊天</translation>
+    </message>
+    <message>
+        <source>Open a model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF 模型 (*.gguf)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face model folder</source>
+        <translation>打开 Hugging Face 模型文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>MarkdownBlocks</name>
+    <message>
+        <source>image</source>
+        <translation>图片</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryMeter</name>
+    <message>
+        <source>Running on the CPU, as chosen in the settings</source>
+        <translation>按设置中的选择在 CPU 上运行</translation>
+    </message>
+    <message>
+        <source>This build of Hearth has no GPU support</source>
+        <translation>此版本的 Hearth 不支持 GPU</translation>
+    </message>
+    <message>
+        <source>Hearth's GPU support is not installed</source>
+        <translation>未安装 Hearth 的 GPU 支持组件</translation>
+    </message>
+    <message>
+        <source>A CUDA library that Hearth's GPU support needs is missing</source>
+        <translation>缺少 Hearth 的 GPU 支持所需的 CUDA 库</translation>
+    </message>
+    <message>
+        <source>Hearth's GPU support could not be loaded</source>
+        <translation>无法加载 Hearth 的 GPU 支持组件</translation>
+    </message>
+    <message>
+        <source>Hearth's GPU support belongs to a different version of Hearth</source>
+        <translation>Hearth 的 GPU 支持组件与当前 Hearth 版本不匹配</translation>
+    </message>
+    <message>
+        <source>No NVIDIA driver found</source>
+        <translation>未找到 NVIDIA 驱动程序</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is installed but not working</source>
+        <translation>NVIDIA 驱动程序已安装，但无法正常工作</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is too old for Hearth's GPU support</source>
+        <translation>NVIDIA 驱动程序版本过旧，无法使用 Hearth 的 GPU 支持</translation>
+    </message>
+    <message>
+        <source>No NVIDIA graphics card found</source>
+        <translation>未找到 NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>The NVIDIA graphics card can't be used right now</source>
+        <translation>NVIDIA 显卡暂时无法使用</translation>
+    </message>
+</context>
+<context>
+    <name>MessageBody</name>
+    <message>
+        <source>Separator</source>
+        <translation>分隔线</translation>
+    </message>
+</context>
+<context>
+    <name>MessageDelegate</name>
+    <message>
+        <source>You: %1</source>
+        <translation>你：%1</translation>
+    </message>
+    <message>
+        <source>Edit the message</source>
+        <translation>编辑消息</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Thinking…</source>
+        <translation>正在思考…</translation>
+    </message>
+    <message>
+        <source>Thoughts</source>
+        <translation>思考过程</translation>
+    </message>
+    <message>
+        <source>Hide the thinking</source>
+        <translation>隐藏思考过程</translation>
+    </message>
+    <message>
+        <source>Show the thinking</source>
+        <translation>显示思考过程</translation>
+    </message>
+    <message>
+        <source>Thinking: %1</source>
+        <translation>思考：%1</translation>
+    </message>
+    <message>
+        <source>Reading the conversation…</source>
+        <translation>正在读取对话…</translation>
+    </message>
+    <message>
+        <source>The reply stopped because of an error: %1</source>
+        <translation>回复因出错而中断：%1</translation>
+    </message>
+    <message>
+        <source>Previous version</source>
+        <translation>上一个版本</translation>
+    </message>
+    <message>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>下一个版本</translation>
+    </message>
+    <message>
+        <source>Copied</source>
+        <translation>已复制</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the message</source>
+        <translation>复制消息</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Edit and resend the message</source>
+        <translation>编辑并重新发送消息</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>Write this reply again</source>
+        <translation>重新生成这条回复</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>length limit</source>
+        <translation>达到长度上限</translation>
+    </message>
+    <message>
+        <source>context full</source>
+        <translation>上下文已满</translation>
+    </message>
+</context>
+<context>
+    <name>ModelFitWarning</name>
+    <message>
+        <source>This model may not fit</source>
+        <translation>此模型可能放不下</translation>
+    </message>
+    <message>
+        <source>%1 needs about %2 at the chosen context, more than %3 has free. Loading it may fail or slow everything down.</source>
+        <translation>在所选的上下文长度下，%1 大约需要 %2，超过了 %3 的可用内存。加载可能会失败，或让整个系统变慢。</translation>
+    </message>
+    <message>
+        <source>It fits with a context of up to %1 tokens.</source>
+        <translation>上下文不超过 %1 个 token 时可以放下。</translation>
+    </message>
+    <message>
+        <source>Use %1 context</source>
+        <translation>使用 %1 上下文</translation>
+    </message>
+    <message>
+        <source>Load anyway</source>
+        <translation>仍然加载</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPicker</name>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Open a model file</source>
+        <translation>打开模型文件</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF 模型 (*.gguf)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face model folder</source>
+        <translation>打开 Hugging Face 模型文件夹</translation>
+    </message>
+    <message>
+        <source>Models folder: %1</source>
+        <translation>模型文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Rescan</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <source>Open file…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>Open folder…</source>
+        <translation>打开文件夹…</translation>
+    </message>
+    <message>
+        <source>the CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>the GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>the best device</source>
+        <translation>最合适的设备</translation>
+    </message>
+    <message>
+        <source>Local models</source>
+        <translation>本地模型</translation>
+    </message>
+    <message>
+        <source>No models yet. Put .gguf files or Hugging Face folders in the models folder, or open one.</source>
+        <translation>还没有模型。请把 .gguf 文件或 Hugging Face 文件夹放进模型文件夹，或者直接打开一个。</translation>
+    </message>
+    <message>
+        <source>Loading progress</source>
+        <translation>加载进度</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Estimates for a context of up to %1 tokens on %2 (change it in Settings).</source>
+        <translation>以下估算基于 %2 上最多 %1 个 token 的上下文（可在设置中更改）。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelRow</name>
+    <message>
+        <source>%1 parameters</source>
+        <translation>%1 参数</translation>
+    </message>
+    <message>
+        <source>%1 context</source>
+        <translation>%1 上下文</translation>
+    </message>
+    <message>
+        <source>Reading the file…</source>
+        <translation>正在读取文件…</translation>
+    </message>
+    <message>
+        <source>Fits on %1 at %2 context: needs about %3</source>
+        <translation>在 %2 上下文下可放入 %1：约需 %3</translation>
+    </message>
+    <message>
+        <source>Needs about %1 at %2 context, more than %3 has free; fits up to %4 context</source>
+        <translation>在 %2 上下文下约需 %1，超过 %3 的可用内存；最多可用 %4 上下文</translation>
+    </message>
+    <message>
+        <source>Does not fit on %1: needs about %2 at %3 context</source>
+        <translation>无法放入 %1：在 %3 上下文下约需 %2</translation>
+    </message>
+    <message>
+        <source>Loaded</source>
+        <translation>已加载</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>Load %1</source>
+        <translation>加载 %1</translation>
+    </message>
+</context>
+<context>
+    <name>OpenModelPanel</name>
+    <message>
+        <source>The model could not be loaded.</source>
+        <translation>无法加载模型。</translation>
+    </message>
+    <message>
+        <source>Open a model…</source>
+        <translation>打开模型…</translation>
+    </message>
+    <message>
+        <source>Open a model file</source>
+        <translation>打开模型文件</translation>
+    </message>
+    <message>
+        <source>Folder…</source>
+        <translation>文件夹…</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face model folder</source>
+        <translation>打开 Hugging Face 模型文件夹</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Show the models on this computer</source>
+        <translation>显示这台电脑上的模型</translation>
+    </message>
+    <message>
+        <source>Loading the model</source>
+        <translation>正在加载模型</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancel loading the model</source>
+        <translation>取消加载模型</translation>
+    </message>
+    <message>
+        <source>Loading progress</source>
+        <translation>加载进度</translation>
+    </message>
+</context>
+<context>
+    <name>QuantSwitcher</name>
+    <message>
+        <source>Quantization of %1 (now %2)</source>
+        <translation>%1 的量化（当前为 %2）</translation>
+    </message>
+    <message>
+        <source>No other quantization of this model is available: it is already quantized and no other file of it is in your models.</source>
+        <translation>没有这个模型的其他量化版本可用：它已经是量化模型，你的模型中也没有它的其他文件。</translation>
+    </message>
+    <message>
+        <source>loaded · %1</source>
+        <translation>已加载 · %1</translation>
+    </message>
+    <message>
+        <source>fits · %1</source>
+        <translation>可放下 · %1</translation>
+    </message>
+    <message>
+        <source>too big · %1</source>
+        <translation>放不下 · %1</translation>
+    </message>
+    <message>
+        <source>Switch to %1, about %2</source>
+        <translation>切换到 %1，约 %2</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsAppearance</name>
+    <message>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Font size</source>
+        <translation>字体大小</translation>
+    </message>
+    <message>
+        <source>The size of body text, in pixels; everything else scales with it.</source>
+        <translation>正文文字的大小（像素），其他文字随之缩放。</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsChat</name>
+    <message>
+        <source>New chats</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Higher is more varied, 0 always picks the likeliest token.</source>
+        <translation>越高回答越多样；为 0 时总是选择可能性最大的 token。</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Only the k likeliest tokens are considered; 0 turns it off.</source>
+        <translation>只考虑可能性最大的 k 个 token；0 表示关闭。</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>The likeliest tokens whose probabilities add up to p; 1 turns it off.</source>
+        <translation>只保留累计概率达到 p 的最可能的 token；1 表示关闭。</translation>
+    </message>
+    <message>
+        <source>Min-p</source>
+        <translation>Min-p</translation>
+    </message>
+    <message>
+        <source>Drops tokens less likely than this share of the likeliest one; 0 turns it off.</source>
+        <translation>舍弃概率低于最可能 token 的这一比例的 token；0 表示关闭。</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>重复惩罚</translation>
+    </message>
+    <message>
+        <source>Above 1 makes recently used tokens less likely; 1 turns it off.</source>
+        <translation>大于 1 时降低最近出现过的 token 的概率；1 表示关闭。</translation>
+    </message>
+    <message>
+        <source>Maximum reply length</source>
+        <translation>最大回复长度</translation>
+    </message>
+    <message>
+        <source>In tokens, thinking included.</source>
+        <translation>以 token 计，包括思考部分。</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>The same seed and settings give the same reply; Random picks a new seed each time.</source>
+        <translation>相同的种子和设置会得到相同的回复；选择“随机”则每次使用新的种子。</translation>
+    </message>
+    <message>
+        <source>Random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>Thinking</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>Models that can think first reason step by step; the thoughts fold away in the reply.</source>
+        <translation>支持思考的模型会先逐步推理，思考内容在回复中折叠显示。</translation>
+    </message>
+    <message>
+        <source>Reset sampling to the defaults</source>
+        <translation>将采样设置恢复为默认值</translation>
+    </message>
+    <message>
+        <source>Chat template override</source>
+        <translation>替换聊天模板</translation>
+    </message>
+    <message>
+        <source>A Jinja template used instead of the model's own, for models whose template is broken. Leave it empty to use the model's.</source>
+        <translation>用来替代模型自带模板的 Jinja 模板，适用于模板有问题的模型。留空则使用模型自带的模板。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsLoading</name>
+    <message>
+        <source>Models and memory</source>
+        <translation>模型与内存</translation>
+    </message>
+    <message>
+        <source>Context length</source>
+        <translation>上下文长度</translation>
+    </message>
+    <message>
+        <source>Tokens the model can keep in mind. Longer needs more memory.</source>
+        <translation>模型一次能记住的 token 数。越长，需要的内存越多。</translation>
+    </message>
+    <message>
+        <source>Model default</source>
+        <translation>模型默认值</translation>
+    </message>
+    <message>
+        <source>KV cache type</source>
+        <translation>KV 缓存类型</translation>
+    </message>
+    <message>
+        <source>f16 and bf16 halve the cache of f32. Used on a GPU; the CPU always uses f32.</source>
+        <translation>f16 和 bf16 的缓存只有 f32 的一半。仅用于 GPU；CPU 始终使用 f32。</translation>
+    </message>
+    <message>
+        <source>VRAM budget</source>
+        <translation>显存预算</translation>
+    </message>
+    <message>
+        <source>The most video memory Hearth should plan to use. The fit estimates count no more than this.</source>
+        <translation>Hearth 计划使用的显存上限。估算能否放下时最多按这个值计算。</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>VRAM budget in GiB</source>
+        <translation>显存预算（GiB）</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Automatic uses the GPU when one is usable.</source>
+        <translation>选择“自动”时，有可用的 GPU 就使用 GPU。</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>GPU (CUDA)</source>
+        <translation>GPU（CUDA）</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Models folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>Where Hearth looks for .gguf files and Hugging Face folders.</source>
+        <translation>Hearth 在这里查找 .gguf 文件和 Hugging Face 文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Choose the models folder</source>
+        <translation>选择模型文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPage</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>StartOptions</name>
+    <message>
+        <source>The model you used last is no longer at %1. Open a model to start chatting.</source>
+        <translation>上次使用的模型已不在 %1。请打开一个模型开始聊天。</translation>
+    </message>
+    <message>
+        <source>There is no model at %1. Open a model to start chatting.</source>
+        <translation>%1 处没有模型。请打开一个模型开始聊天。</translation>
+    </message>
+</context>
+<context>
+    <name>StatsBar</name>
+    <message>
+        <source>Reply statistics</source>
+        <translation>回复统计</translation>
+    </message>
+    <message>
+        <source>Decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>%1 tok/s</source>
+        <translation>%1 tok/s</translation>
+    </message>
+    <message>
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <source>First token</source>
+        <translation>首个 token</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Decode speed over the reply</source>
+        <translation>本次回复中解码速度的变化</translation>
+    </message>
+</context>
+<context>
+    <name>StatusView</name>
+    <message>
+        <source>Welcome to Hearth</source>
+        <translation>欢迎使用 Hearth</translation>
+    </message>
+    <message>
+        <source>Chat with AI models that run entirely on this computer.</source>
+        <translation>与完全在这台电脑上运行的 AI 模型聊天。</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算设备</translation>
+    </message>
+    <message>
+        <source>Backend: %1</source>
+        <translation>后端：%1</translation>
+    </message>
+    <message>
+        <source>Looking for graphics cards…</source>
+        <translation>正在查找显卡…</translation>
+    </message>
+    <message>
+        <source>Version %1</source>
+        <translation>版本 %1</translation>
+    </message>
+    <message>
+        <source>Your conversations stay on this computer.</source>
+        <translation>你的对话只保存在这台电脑上。</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>%1K</source>
+        <translation>%1K</translation>
+    </message>
+</context>
+<context>
+    <name>VramHistoryChart</name>
+    <message>
+        <source>Memory used over the last minutes, up to %1</source>
+        <translation>最近几分钟的内存用量，最高 %1</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>现在</translation>
+    </message>
+    <message>
+        <source>%1 min ago</source>
+        <translation>%1 分钟前</translation>
+    </message>
+</context>
+<context>
+    <name>VramMeter</name>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>Recurrent state</source>
+        <translation>循环状态</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
+    </message>
+    <message>
+        <source>Other processes</source>
+        <translation>其他进程</translation>
+    </message>
+    <message>
+        <source>Other programs</source>
+        <translation>其他程序</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>CPU · %1</source>
+        <translation>CPU · %1</translation>
+    </message>
+    <message>
+        <source>waiting for the engine</source>
+        <translation>正在等待推理引擎</translation>
+    </message>
+    <message>
+        <source>%1 free of %2</source>
+        <translation>可用 %1，共 %2</translation>
+    </message>
+    <message>
+        <source>model uses %1 of %2 RAM</source>
+        <translation>模型占用 %1，内存共 %2</translation>
+    </message>
+    <message>
+        <source>%1 RAM</source>
+        <translation>内存 %1</translation>
+    </message>
+    <message>
+        <source>Memory: %1, %2</source>
+        <translation>内存：%1，%2</translation>
+    </message>
+    <message>
+        <source>%1 · click for details</source>
+        <translation>%1 · 点击查看详情</translation>
+    </message>
+    <message>
+        <source>%1 · %2 total</source>
+        <translation>%1 · 共 %2</translation>
+    </message>
+    <message>
+        <source>Video memory used by Hearth, last %1 min</source>
+        <translation>Hearth 最近 %1 分钟的显存用量</translation>
+    </message>
+    <message>
+        <source>Memory used by Hearth, last %1 min</source>
+        <translation>Hearth 最近 %1 分钟的内存用量</translation>
+    </message>
+</context>
+</TS>

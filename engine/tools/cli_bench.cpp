@@ -2,6 +2,7 @@
 // device, its memory by category, and decode against the bandwidth bound with the one
 // definition of docs/ARCHITECTURE.md ("Speed plan"): bytes per token computed from the model.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -133,6 +134,7 @@ void printText(const json& j) {
     std::printf("  prefill  %d tokens: %s (median of %d), time to first token %.1f ms\n", j["prompt_tokens"].get<int>(),
                 rateText(j["prefill_tok_s"].is_null() ? -1 : j["prefill_tok_s"].get<double>()).c_str(), reps,
                 j["ttft_ms"].get<double>());
+    std::printf("  load     %.2f s\n", j["load_s"].get<double>());
     std::printf("  decode   %d tokens at depth %d: %s (median of %d)\n", j["decode_tokens"].get<int>(),
                 j["depth"].get<int>(), rateText(j["decode_tok_s"].is_null() ? -1 : j["decode_tok_s"].get<double>()).c_str(),
                 reps);
@@ -191,8 +193,12 @@ int benchCommand(const std::vector<std::string>& argv) {
         modelParams.path = path.string();
         modelParams.quant.clear(); // already in the preset's types
     }
+    // The load, timed: from a warm page cache it is reading, converting (a --quant preset) and
+    // uploading the weights.
+    const auto loadStart = std::chrono::steady_clock::now();
     auto model = Model::load(modelParams);
     if (!model.isOk()) return fail(model.status());
+    const double loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count();
     const Model& m = *model.value();
     const int32_t context = std::max(o.prompt, o.depth + o.decode);
     if (Status s = checkContextLength(m.info(), context, /*allowLong=*/true); !s.isOk()) return fail(s); // warns
@@ -235,6 +241,7 @@ int benchCommand(const std::vector<std::string>& argv) {
         {"decode_tokens", o.decode},
         {"depth", o.depth},
         {"reps", o.reps},
+        {"load_s", loadSeconds},
         {"prefill_tok_s", rateOrNull(median(prefillRates))},
         {"prefill_tok_s_runs", prefillRates},
         {"ttft_ms", median(ttfts)},

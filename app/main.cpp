@@ -100,6 +100,18 @@ QQuickWindow* rootWindow(const QQmlApplicationEngine& engine)
     return roots.isEmpty() ? nullptr : qobject_cast<QQuickWindow*>(roots.first());
 }
 
+// TEST ONLY: HEARTH_TEST_OPEN_PAGE=picker|settings|about opens that page at start, so that
+// installer/screenshots.sh can show it (Main.qml's openPage).
+void openTestPage(const QQmlApplicationEngine& engine)
+{
+    const QString page = qEnvironmentVariable("HEARTH_TEST_OPEN_PAGE");
+    if (page.isEmpty())
+        return;
+    QQuickWindow* window = rootWindow(engine);
+    if (!window || !QMetaObject::invokeMethod(window, "openPage", Q_ARG(QVariant, page)))
+        qWarning("test: cannot open the page %s", qPrintable(page));
+}
+
 void saveScreenshot(const QQmlApplicationEngine& engine, const QString& path)
 {
     QQuickWindow* window = rootWindow(engine);
@@ -172,6 +184,7 @@ int main(int argc, char* argv[])
         instance.setWindow(rootWindow(engine));
         instance.announceStart();
         scheduleTestRestart(instance);
+        openTestPage(engine);
 
         if (options.quitAfterMs >= 0) {
             QTimer::singleShot(options.quitAfterMs, &app, [&engine, &options] {

@@ -1,6 +1,6 @@
 // The application window: the conversations on the left; on the right a header (the chat's
-// title, the VRAM meter, the model and settings buttons), then the chat — or, with no model and
-// nothing to show, the welcome with a way to open one —, the live stats and the composer.
+// title, the VRAM meter, the model, settings and About buttons), then the chat — or, with no
+// model and nothing to show, the welcome with a way to open one —, the live stats and the composer.
 // Everything it shows lives in `chat` (ChatController, made by main.cpp); this file only lays it
 // out and passes the user's requests on.
 import QtQuick
@@ -90,6 +90,16 @@ ApplicationWindow {
             color: headerButton.down ? Theme.neutralSoft : headerButton.hovered ? Theme.surfaceSunken : Theme.surface
             border.color: headerButton.activeFocus ? Theme.accentLight : Theme.border
         }
+    }
+
+    // "picker", "settings" or "about" (main.cpp's screenshot hook).
+    function openPage(name) {
+        if (name === "picker")
+            pickerLoader.show()
+        else if (name === "settings")
+            settingsLoader.show()
+        else if (name === "about")
+            aboutLoader.show()
     }
 
     function newChat() {
@@ -189,6 +199,12 @@ ApplicationWindow {
                     Accessible.name: qsTr("Open the settings")
                     onClicked: settingsLoader.show()
                 }
+                HeaderButton {
+                    objectName: "aboutButton"
+                    text: qsTr("About")
+                    Accessible.name: qsTr("About Hearth, licences and diagnostics")
+                    onClicked: aboutLoader.show()
+                }
             }
             Rectangle {
                 Layout.fillWidth: true
@@ -205,6 +221,17 @@ ApplicationWindow {
                 message: qsTr("The chat history could not be opened: %1").arg(window.chat.storeError)
                 actionText: qsTr("Start a new history (keep the old file aside)")
                 onActionTriggered: window.chat.startFreshStore()
+            }
+            // A sticky GPU error: the engine is done until the process restarts. Everything is
+            // saved already; the restart reopens this model and conversation.
+            Banner {
+                objectName: "deviceLostBanner"
+                Layout.fillWidth: true
+                Layout.margins: Theme.spacingS
+                visible: window.engine.deviceLost
+                message: AppInstance.restartOffer
+                actionText: qsTr("Restart Hearth")
+                onActionTriggered: AppInstance.restartApp()
             }
             Banner {
                 id: errorBanner
@@ -338,6 +365,18 @@ ApplicationWindow {
             ModelPicker {
                 engine: window.engine
             }
+        }
+    }
+    Loader {
+        id: aboutLoader
+        objectName: "aboutLoader"
+        function show() {
+            active = true
+            item.open()
+        }
+        active: false
+        sourceComponent: Component {
+            AboutPage { }
         }
     }
     Loader {

@@ -47,7 +47,7 @@ SettingsSection {
     SettingRow {
         Layout.fillWidth: true
         label: qsTr("KV cache type")
-        hint: qsTr("f16 and bf16 halve the cache of f32. Used on a GPU; the CPU always uses f32.")
+        hint: qsTr("f16 and bf16 halve the cache of f32, on the GPU and the CPU alike; f32 keeps results exact.")
         ComboBox {
             objectName: "kvType"
             Layout.preferredWidth: parent.controlWidth

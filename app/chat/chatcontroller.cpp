@@ -47,6 +47,7 @@ ChatController::ChatController(QObject* parent)
     connect(m_engine, &EngineHost::replyFailed, this, &ChatController::onFailed);
     connect(m_engine, &EngineHost::modelChanged, this, &ChatController::updateCanSend);
     connect(m_engine, &EngineHost::loadingChanged, this, &ChatController::updateCanSend);
+    connect(m_engine, &EngineHost::deviceLostChanged, this, &ChatController::updateCanSend);
     // The next start opens the model used last, however it was opened.
     connect(m_engine, &EngineHost::modelLoaded, this, [this](quint64, const ModelSummary& model) {
         if (m_appSettings) {
@@ -124,7 +125,9 @@ bool ChatController::check(const hearth::Status& status)
 
 bool ChatController::canSend() const
 {
-    return m_store.isOpen() && m_engine->isLoaded() && !m_engine->isLoading() && !m_pending;
+    // After a lost GPU every engine call fails: the way on is a restart, not another message.
+    return m_store.isOpen() && m_engine->isLoaded() && !m_engine->isLoading() && !m_pending
+        && !m_engine->isDeviceLost();
 }
 
 void ChatController::updateCanSend()

@@ -38,8 +38,8 @@ class ChatController : public QObject
     Q_PROPERTY(qint64 conversationId READ conversationId NOTIFY conversationChanged)
     Q_PROPERTY(QString title READ title NOTIFY conversationChanged)
     Q_PROPERTY(bool replying READ isReplying NOTIFY replyingChanged)
-    // A message can be sent now (history open, a model loaded, no reply under way); the text
-    // itself must also be sendable (isSendable).
+    // A message can be sent now (history open, a model loaded, no reply under way, the GPU not
+    // lost); the text itself must also be sendable (isSendable).
     Q_PROPERTY(bool canSend READ canSend NOTIFY canSendChanged)
     // The shown conversation's settings (a new chat's until its first message saves them).
     Q_PROPERTY(QString systemPrompt READ systemPrompt WRITE setSystemPrompt NOTIFY settingsChanged)

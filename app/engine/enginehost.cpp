@@ -16,6 +16,10 @@ EngineHost::EngineHost(QObject* parent)
     // The model is freed on the engine thread, where it was made.
     connect(m_thread.get(), &QThread::finished, m_worker, &QObject::deleteLater);
     connectWorker();
+    // Whoever reports the failure (the worker through the relays below, or a test), a lost
+    // device is noticed once here.
+    connect(this, &EngineHost::loadFailed, this, [this](quint64, const EngineError& e) { noteFailure(e); });
+    connect(this, &EngineHost::replyFailed, this, [this](quint64, const ReplyFailure& f) { noteFailure(f.error); });
     m_thread->start();
 }
 
@@ -104,6 +108,14 @@ void EngineHost::setLoadError(const QString& message)
         return;
     m_loadError = message;
     emit loadErrorChanged();
+}
+
+void EngineHost::noteFailure(const EngineError& error)
+{
+    if (error.code != hearth::StatusCode::DeviceLost || m_deviceLost)
+        return;
+    m_deviceLost = true;
+    emit deviceLostChanged();
 }
 
 quint64 EngineHost::switchQuant(const QString& preset)

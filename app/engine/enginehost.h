@@ -33,6 +33,9 @@ class EngineHost : public QObject
     // Why the latest load failed, in the engine's words; empty after a success, a cancel or a new load.
     Q_PROPERTY(QString loadError READ loadError NOTIFY loadErrorChanged)
     Q_PROPERTY(bool generating READ isGenerating NOTIFY generatingChanged)
+    // A load or reply failed with StatusCode::DeviceLost: the GPU works again only after a
+    // restart of the process (AppInstance.restartApp). Stays true until then.
+    Q_PROPERTY(bool deviceLost READ isDeviceLost NOTIFY deviceLostChanged)
 
 public:
     explicit EngineHost(QObject* parent = nullptr);
@@ -69,6 +72,7 @@ public:
     QString loadPhaseText() const;
     QString loadError() const { return m_loadError; }
     bool isGenerating() const { return m_pendingTurns > 0; }
+    bool isDeviceLost() const { return m_deviceLost; }
 
     // The worker itself, for tests that watch its thread; use the host's signals otherwise.
     EngineWorker* worker() const { return m_worker; }
@@ -88,11 +92,13 @@ signals:
     void loadProgressChanged();
     void loadErrorChanged();
     void generatingChanged();
+    void deviceLostChanged();
 
 private:
     void connectWorker();
     void turnEnded();
     void setLoadError(const QString& message);
+    void noteFailure(const EngineError& error);
 
     std::shared_ptr<EngineFlags> m_flags;
     std::unique_ptr<QThread> m_thread;
@@ -104,4 +110,5 @@ private:
     double m_loadFraction = 0;
     LoadPhase m_loadPhase = LoadPhase::Reading;
     QString m_loadError;
+    bool m_deviceLost = false;
 };

@@ -26,7 +26,7 @@ struct LoadRequest {
     int threads = 0;               // CPU threads; 0 = all hardware threads
     bool allowRequantize = false;  // convert already-quantized weights (loses quality)
     int gpu = 0;                   // CUDA device ordinal
-    hearth::KvType kvType = hearth::KvType::F16; // the KV cache's type on a GPU (the CPU keeps f32)
+    hearth::KvType kvType = hearth::KvType::F16; // the KV cache's type, on every backend
 };
 // A request from QML's words: `options` may hold contextLength, device ("auto", "cpu", "cuda"),
 // gpu, kvType ("f16", "bf16", "f32"), threads and allowRequantize; the rest keep their defaults.

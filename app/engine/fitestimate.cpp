@@ -25,37 +25,50 @@ FitEstimate estimateFit(const FitQuery& q)
     const int trained = std::max(q.trainedContext, 1);
     // As the worker loads: the chosen context, but no more than the model's own.
     fit.context = q.context > 0 ? std::min(q.context, trained) : std::min(trained, 4096);
-    // The CPU backend keeps its KV cache in f32 whatever the setting (hearth/session.h).
-    const hearth::KvType kv = fit.device == hearth::DeviceKind::Cuda ? q.kvType : hearth::KvType::F32;
-    auto at = [&](int context) { return hearth::estimateMemory(q.path.toStdString(), context, kv, fit.device); };
+    const bool gpu = fit.device == hearth::DeviceKind::Cuda;
+    auto at = [&](int context) {
+        hearth::MemoryEstimateParams p;
+        p.path = q.path.toStdString();
+        p.contextLength = context;
+        p.kvType = q.kvType; // both backends store the KV cache in it
+        p.device = fit.device;
+        p.quant = q.quant.toStdString();
+        p.budgetBytes = gpu ? q.budgetBytes : 0; // the budget is VRAM's
+        return hearth::estimateMemory(p);
+    };
     const auto chosen = at(fit.context);
-    const auto shortest = at(1);
-    const auto longest = at(trained);
-    if (!chosen.isOk() || !shortest.isOk() || !longest.isOk()) {
-        const hearth::Status& failed = !chosen.isOk() ? chosen.status() : !shortest.isOk() ? shortest.status() : longest.status();
-        fit.error = QString::fromStdString(failed.message());
+    if (!chosen.isOk()) {
+        fit.error = QString::fromStdString(chosen.status().message());
         return fit;
     }
     fit.ok = true;
     fit.deviceName = QString::fromStdString(chosen->device.name);
-    const auto preset = [&](const hearth::MemoryEstimate& e) {
-        return q.weightsBytes > 0 ? e.totalBytes() - e.weightsBytes + q.weightsBytes : e.totalBytes();
+    fit.weightsBytes = chosen->weightsBytes;
+    fit.totalBytes = chosen->totalBytes();
+    const auto rounded = [&](double context) {
+        if (context >= trained)
+            return trained;
+        return context >= 256 ? int(context) / 256 * 256 : int(std::max(context, 0.0));
     };
-    fit.weightsBytes = q.weightsBytes > 0 ? q.weightsBytes : chosen->weightsBytes;
-    fit.totalBytes = preset(*chosen);
+    if (q.freedBytes == 0) { // the engine's own answer
+        fit.fits = chosen->fits;
+        fit.maxContext = rounded(chosen->largestContext);
+        return fit;
+    }
+    // A load frees the loaded model first, which the engine cannot know: count it as free.
     double available = double(chosen->device.freeBytes) + double(q.freedBytes);
-    if (fit.device == hearth::DeviceKind::Cuda && q.budgetBytes > 0)
+    if (gpu && q.budgetBytes > 0)
         available = std::min(available, double(q.budgetBytes));
     fit.fits = double(fit.totalBytes) <= available;
     // Memory grows linearly with the context (KV cache, attention scores): solve for the longest.
-    const double perToken = trained > 1 ? double(preset(*longest) - preset(*shortest)) / (trained - 1) : 0;
-    const double base = double(preset(*shortest)) - perToken;
+    const auto shortest = at(1);
+    const auto longest = at(trained);
+    if (!shortest.isOk() || !longest.isOk())
+        return fit;
+    const double perToken = trained > 1 ? double(longest->totalBytes() - shortest->totalBytes()) / (trained - 1) : 0;
+    const double base = double(shortest->totalBytes()) - perToken;
     if (available < base + perToken)
         return fit;
-    double longestFitting = perToken > 0 ? (available - base) / perToken : trained;
-    if (longestFitting >= trained)
-        fit.maxContext = trained;
-    else
-        fit.maxContext = longestFitting >= 256 ? int(longestFitting) / 256 * 256 : int(longestFitting);
+    fit.maxContext = rounded(perToken > 0 ? (available - base) / perToken : trained);
     return fit;
 }

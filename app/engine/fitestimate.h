@@ -24,8 +24,8 @@ struct FitQuery {
     int trainedContext = 0;   // the model's maximum (ModelFacts::contextLength)
     DeviceChoice device = DeviceChoice::Auto;
     quint64 freedBytes = 0;   // what the model loaded now holds (a load releases it first)
-    quint64 weightsBytes = 0; // the weights after a preset (QuantPlan); 0: as stored
-    hearth::KvType kvType = hearth::KvType::F16; // on a GPU; the CPU backend keeps f32
+    QString quant;            // a preset applied at load (the engine sizes its weights); empty: as stored
+    hearth::KvType kvType = hearth::KvType::F16;
     quint64 budgetBytes = 0;  // on a GPU, the most Hearth may use (the VRAM budget); 0: all free memory
 };
 

@@ -73,7 +73,7 @@ QList<QuantOption> presetOptions(const ModelFacts& facts, const QString& loadedQ
         if (!plan.isOk() || plan->requantizes)
             continue;
         FitQuery q = query(facts.path, facts.contextLength, settings);
-        q.weightsBytes = plan->weightsBytes;
+        q.quant = QString::fromStdString(plan->preset);
         const FitEstimate fit = estimateFit(q);
         QuantOption o;
         o.kind = QStringLiteral("preset");

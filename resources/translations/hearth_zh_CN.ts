@@ -366,7 +366,7 @@
         <translation>NVIDIA 驱动程序已安装，但无法正常工作</translation>
     </message>
     <message>
-        <source>The NVIDIA driver is too old for Hearth's GPU support</source>
+        <source>The NVIDIA driver is too old for Hearth&apos;s GPU support</source>
         <translation>NVIDIA 驱动程序版本过旧，无法使用 Hearth 的 GPU 支持</translation>
     </message>
     <message>
@@ -374,15 +374,15 @@
         <translation>未找到 NVIDIA 显卡</translation>
     </message>
     <message>
-        <source>Hearth's GPU support belongs to a different version of Hearth</source>
+        <source>Hearth&apos;s GPU support belongs to a different version of Hearth</source>
         <translation>Hearth 的 GPU 支持组件与当前 Hearth 版本不匹配</translation>
     </message>
     <message>
-        <source>Hearth's GPU support could not be loaded</source>
+        <source>Hearth&apos;s GPU support could not be loaded</source>
         <translation>无法加载 Hearth 的 GPU 支持组件</translation>
     </message>
     <message>
-        <source>The NVIDIA graphics card can't be used right now</source>
+        <source>The NVIDIA graphics card can&apos;t be used right now</source>
         <translation>NVIDIA 显卡暂时无法使用</translation>
     </message>
     <message>
@@ -433,11 +433,11 @@
 <context>
     <name>Licences</name>
     <message>
-        <source>Hearth's own licence is not stated yet (the source has no LICENSE file).</source>
+        <source>Hearth&apos;s own licence is not stated yet (the source has no LICENSE file).</source>
         <translation>Hearth 本身的许可证尚未声明（源代码中没有 LICENSE 文件）。</translation>
     </message>
     <message>
-        <source>The user interface, the history database access and the local socket; linked dynamically, so the system's Qt libraries can be replaced.</source>
+        <source>The user interface, the history database access and the local socket; linked dynamically, so the system&apos;s Qt libraries can be replaced.</source>
         <translation>用户界面、历史记录数据库访问和本地套接字；以动态方式链接，因此可以替换系统中的 Qt 库。</translation>
     </message>
     <message>
@@ -457,7 +457,7 @@
         <translation>公有领域</translation>
     </message>
     <message>
-        <source>The chat history (through Qt's SQLite driver).</source>
+        <source>The chat history (through Qt&apos;s SQLite driver).</source>
         <translation>聊天记录（通过 Qt 的 SQLite 驱动）。</translation>
     </message>
     <message>
@@ -477,7 +477,7 @@
         <translation>GPU 后端：CUDA Toolkit 中可再分发的部分。</translation>
     </message>
     <message>
-        <source>not stated in the model's files</source>
+        <source>not stated in the model&apos;s files</source>
         <translation>模型文件中未注明</translation>
     </message>
     <message>
@@ -520,7 +520,7 @@
         <translation>对话选项</translation>
     </message>
     <message>
-        <source>This chat's system prompt and thinking</source>
+        <source>This chat&apos;s system prompt and thinking</source>
         <translation>这个对话的系统提示词和思考设置</translation>
     </message>
     <message>
@@ -587,6 +587,18 @@
         <source>Open a Hugging Face model folder</source>
         <translation>打开 Hugging Face 模型文件夹</translation>
     </message>
+    <message>
+        <source>About</source>
+        <translation>关于</translation>
+    </message>
+    <message>
+        <source>About Hearth, licences and diagnostics</source>
+        <translation>关于 Hearth、许可证与诊断信息</translation>
+    </message>
+    <message>
+        <source>Restart Hearth</source>
+        <translation>重启 Hearth</translation>
+    </message>
 </context>
 <context>
     <name>MarkdownBlocks</name>
@@ -606,19 +618,19 @@
         <translation>此版本的 Hearth 不支持 GPU</translation>
     </message>
     <message>
-        <source>Hearth's GPU support is not installed</source>
+        <source>Hearth&apos;s GPU support is not installed</source>
         <translation>未安装 Hearth 的 GPU 支持组件</translation>
     </message>
     <message>
-        <source>A CUDA library that Hearth's GPU support needs is missing</source>
+        <source>A CUDA library that Hearth&apos;s GPU support needs is missing</source>
         <translation>缺少 Hearth 的 GPU 支持所需的 CUDA 库</translation>
     </message>
     <message>
-        <source>Hearth's GPU support could not be loaded</source>
+        <source>Hearth&apos;s GPU support could not be loaded</source>
         <translation>无法加载 Hearth 的 GPU 支持组件</translation>
     </message>
     <message>
-        <source>Hearth's GPU support belongs to a different version of Hearth</source>
+        <source>Hearth&apos;s GPU support belongs to a different version of Hearth</source>
         <translation>Hearth 的 GPU 支持组件与当前 Hearth 版本不匹配</translation>
     </message>
     <message>
@@ -630,7 +642,7 @@
         <translation>NVIDIA 驱动程序已安装，但无法正常工作</translation>
     </message>
     <message>
-        <source>The NVIDIA driver is too old for Hearth's GPU support</source>
+        <source>The NVIDIA driver is too old for Hearth&apos;s GPU support</source>
         <translation>NVIDIA 驱动程序版本过旧，无法使用 Hearth 的 GPU 支持</translation>
     </message>
     <message>
@@ -638,7 +650,7 @@
         <translation>未找到 NVIDIA 显卡</translation>
     </message>
     <message>
-        <source>The NVIDIA graphics card can't be used right now</source>
+        <source>The NVIDIA graphics card can&apos;t be used right now</source>
         <translation>NVIDIA 显卡暂时无法使用</translation>
     </message>
 </context>
@@ -1089,7 +1101,7 @@
         <translation>替换聊天模板</translation>
     </message>
     <message>
-        <source>A Jinja template used instead of the model's own, for models whose template is broken. Leave it empty to use the model's.</source>
+        <source>A Jinja template used instead of the model&apos;s own, for models whose template is broken. Leave it empty to use the model&apos;s.</source>
         <translation>用来替代模型自带模板的 Jinja 模板，适用于模板有问题的模型。留空则使用模型自带的模板。</translation>
     </message>
 </context>
@@ -1116,8 +1128,8 @@
         <translation>KV 缓存类型</translation>
     </message>
     <message>
-        <source>f16 and bf16 halve the cache of f32. Used on a GPU; the CPU always uses f32.</source>
-        <translation>f16 和 bf16 的缓存只有 f32 的一半。仅用于 GPU；CPU 始终使用 f32。</translation>
+        <source>f16 and bf16 halve the cache of f32, on the GPU and the CPU alike; f32 keeps results exact.</source>
+        <translation>无论在 GPU 还是 CPU 上，f16 和 bf16 的缓存都只有 f32 的一半；f32 的结果最精确。</translation>
     </message>
     <message>
         <source>VRAM budget</source>

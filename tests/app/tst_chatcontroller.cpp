@@ -2,7 +2,8 @@
 // the real Qwen3 tokenizer and template for thinking and control tokens) and a scratch history:
 // a reply streams into the message model and reaches the store while it streams and at the end
 // with its numbers; stop keeps the text so far; regenerate and edit keep every alternative
-// reachable; an engine error keeps the reply so far, marked; blank text is refused; typed
+// reachable; an engine error keeps the reply so far, marked, and a lost GPU is reported as such
+// and stops sending; blank text is refused; typed
 // control tokens stay text. Also the sidebar's sections, search, rename and (bulk) delete.
 #include <QClipboard>
 #include <QElapsedTimer>
@@ -31,6 +32,7 @@ private slots:
     void regenerateKeepsBothAlternatives();
     void editStartsABranch();
     void engineErrorKeepsTheTextAndMarksIt();
+    void lostDeviceIsReportedOnce();
     void longPasteIsKeptWhole();
     void controlTokensStayText();
     void settingsBelongToTheConversation();
@@ -342,6 +344,50 @@ void TestChatController::engineErrorKeepsTheTextAndMarksIt()
     QVERIFY(m_chat->openConversation(id));
     QVERIFY(!m_chat->messages()->rows()[1].error.isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(m_chat->canSend(), 30000); // and the chat goes on
+}
+
+void TestChatController::lostDeviceIsReportedOnce()
+{
+    if (!loadStories())
+        return;
+    setGreedy(300);
+    hearth::SessionTesting::setDecodeDelayMs(30);
+    quint64 turn = 0;
+    connect(m_chat->engine(), &EngineHost::replyPieces, this,
+            [&](quint64 id, const QString&, const QString&, const ReplyStats&) { turn = id; });
+    QSignalSpy lost(m_chat->engine(), &EngineHost::deviceLostChanged);
+    QVERIFY(m_chat->send(QStringLiteral("Once upon a time")));
+    QTRY_VERIFY_WITH_TIMEOUT(turn != 0 && m_chat->messages()->rows()[1].text.size() > 5, 30000);
+
+    // An ordinary engine error is not a lost device.
+    ReplyFailure other;
+    other.error = {hearth::StatusCode::Internal, QStringLiteral("a bug")};
+    emit m_chat->engine()->replyFailed(turn + 1000, other);
+    QVERIFY(!m_chat->engine()->isDeviceLost());
+    QCOMPARE(lost.count(), 0);
+
+    // The engine says the GPU must be reset: the reply so far is kept, marked, and saved.
+    const QString soFar = m_chat->messages()->rows()[1].text;
+    ReplyFailure failure;
+    failure.content = soFar;
+    failure.error = {hearth::StatusCode::DeviceLost, QStringLiteral("the GPU must be reset: restart Hearth")};
+    emit m_chat->engine()->replyFailed(turn, failure);
+    m_chat->stop();
+    QVERIFY(m_chat->engine()->isDeviceLost());
+    QCOMPARE(lost.count(), 1);
+    QCOMPARE(m_chat->engine()->property("deviceLost").toBool(), true); // what QML reads
+    QVERIFY(!m_chat->isReplying());
+    QCOMPARE(storedPath()[1].text, soFar);
+    QVERIFY(!storedPath()[1].streaming);
+
+    // Nothing more can be sent until the restart, even once the engine is idle again; a second
+    // report changes nothing.
+    QTest::qWait(300);
+    QVERIFY(!m_chat->canSend());
+    QVERIFY(!m_chat->send(QStringLiteral("Again")));
+    EngineError again{hearth::StatusCode::DeviceLost, QStringLiteral("still lost")};
+    emit m_chat->engine()->loadFailed(turn + 2000, again);
+    QCOMPARE(lost.count(), 1);
 }
 
 void TestChatController::longPasteIsKeptWhole()

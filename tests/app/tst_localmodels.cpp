@@ -207,8 +207,8 @@ void TestLocalModels::sameModelFilesForAQuantizedOne()
     QCOMPARE(paths, expected);
 }
 
-// The CPU backend keeps its KV cache in f32 and has no VRAM budget; a context beyond the model's
-// own is estimated (and loaded) at the model's own.
+// The CPU backend stores its KV cache in the chosen type (f16 by default: half of f32's) and has
+// no VRAM budget; a context beyond the model's own is estimated (and loaded) at the model's own.
 void TestLocalModels::cpuFitIgnoresGpuSettingsAndCapsTheContext()
 {
     FitQuery q;
@@ -216,19 +216,25 @@ void TestLocalModels::cpuFitIgnoresGpuSettingsAndCapsTheContext()
     q.trainedContext = 256;
     q.device = DeviceChoice::Cpu;
     q.context = 128;
-    const FitEstimate f32 = estimateFit(q);
-    QVERIFY2(f32.ok, qPrintable(f32.error));
+    const FitEstimate f16 = estimateFit(q);
+    QVERIFY2(f16.ok, qPrintable(f16.error));
     q.kvType = hearth::KvType::F32;
-    QCOMPARE(estimateFit(q).totalBytes, f32.totalBytes);
+    const FitEstimate f32 = estimateFit(q);
+    QVERIFY(f32.totalBytes > f16.totalBytes);
+    QCOMPARE(f32.weightsBytes, f16.weightsBytes);
     q.kvType = hearth::KvType::BF16;
-    QCOMPARE(estimateFit(q).totalBytes, f32.totalBytes);
+    QCOMPARE(estimateFit(q).totalBytes, f16.totalBytes);
+    q.kvType = hearth::KvType::F16;
     q.budgetBytes = 1; // a GPU budget: no effect here
     QVERIFY(estimateFit(q).fits);
+    QCOMPARE(estimateFit(q).maxContext, 256);
     q.context = 100000;
     const FitEstimate capped = estimateFit(q);
     QCOMPARE(capped.context, 256);
     q.context = 256;
     QCOMPARE(estimateFit(q).totalBytes, capped.totalBytes);
+    q.quant = QStringLiteral("Q8_0"); // the engine sizes the preset's weights
+    QVERIFY(estimateFit(q).weightsBytes < capped.weightsBytes);
 
     LocalModels models;
     models.setDevice(QStringLiteral("cpu"));

@@ -74,4 +74,10 @@ double relativeError(const std::vector<float>& a, const std::vector<float>& ref)
     return std::sqrt(diff / norm);
 }
 
+void requireCudaDevice() {
+    for (const DeviceInfo& d : probeDevices().devices)
+        if (d.kind == DeviceKind::Cuda) return;
+    skipTest("no CUDA device: " + probeDevices().cudaUnavailableReason);
+}
+
 } // namespace hearth::test

@@ -33,4 +33,8 @@ std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::
 // ‖a − ref‖ / ‖ref‖ in double precision; infinity when the sizes differ or are zero.
 double relativeError(const std::vector<float>& a, const std::vector<float>& ref);
 
+// For the tests of whole models on the CUDA backend: ends the test as skipped (77) naming why
+// when the engine lists no CUDA device.
+void requireCudaDevice();
+
 } // namespace hearth::test

@@ -27,17 +27,11 @@ namespace {
 // reads fp32 x; both stay near the CPU's 1e-6.
 constexpr double kMaxRelativeError = 1e-4;
 
-bool haveCudaDevice() {
-    for (const DeviceInfo& d : probeDevices().devices)
-        if (d.kind == DeviceKind::Cuda) return true;
-    return false;
-}
-
 } // namespace
 
 int main() {
     test::announce("cuda_hf_reference", "cuda");
-    if (!haveCudaDevice()) test::skipTest("no CUDA device: " + probeDevices().cudaUnavailableReason);
+    test::requireCudaDevice();
     const fs::path root = fs::path(HEARTH_SOURCE_DIR) / "tests/data/hf-reference";
     int models = 0;
     for (const char* name : {"llama-plain", "llama3-scaled", "llama-linear", "qwen2", "qwen2-yarn", "qwen3"}) {

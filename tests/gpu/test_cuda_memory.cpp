@@ -9,17 +9,12 @@
 #include "check.h"
 #include "hearth/engine.h"
 #include "hearth/synth.h"
+#include "test_helpers.h"
 #include "testdata.h"
 
 using namespace hearth;
 
 namespace {
-
-bool haveCudaDevice() {
-    for (const DeviceInfo& d : probeDevices().devices)
-        if (d.kind == DeviceKind::Cuda) return true;
-    return false;
-}
 
 void checkModel(const std::string& path, const std::string& what, const std::vector<int32_t>& contexts) {
     auto model = Model::load({.path = path, .device = DeviceKind::Cuda});
@@ -115,7 +110,7 @@ void checkBudget(const std::string& path) {
 
 int main() {
     test::announce("cuda_memory", "cuda");
-    if (!haveCudaDevice()) test::skipTest("no CUDA device (" + probeDevices().cudaUnavailableReason + ")");
+    test::requireCudaDevice();
     const auto stories = test::requireTestData("models/stories260K/stories260K-f32.gguf").string();
     checkModel(stories, "stories260K", {1, 64, 1000, 4096});
     const auto scratch = test::scratchDir("cuda_memory");

@@ -18,12 +18,6 @@ using namespace hearth;
 
 namespace {
 
-bool haveCudaDevice() {
-    for (const DeviceInfo& d : probeDevices().devices)
-        if (d.kind == DeviceKind::Cuda) return true;
-    return false;
-}
-
 std::unique_ptr<Model> load(const std::string& path, DeviceKind device, const std::string& quant = "") {
     auto model = Model::load({.path = path, .device = device, .quant = quant});
     CHECK_OK(model);
@@ -221,7 +215,7 @@ void seededSampling() {
 
 int main() {
     test::announce("cuda_model", "cuda");
-    if (!haveCudaDevice()) test::skipTest("no CUDA device: " + probeDevices().cudaUnavailableReason);
+    test::requireCudaDevice();
     stories260k();
     synthModels();
     badRequests();

@@ -1,5 +1,6 @@
 // The sidebar: New chat, a search over every conversation, the conversations in date sections,
-// and per conversation Rename and Delete (after a confirmation); "Select" turns on check boxes
+// and per conversation Rename, Export (Markdown, JSON) and Delete (after a confirmation); Import
+// reads a JSON export back; "Select" turns on check boxes
 // for deleting several at once. `model` is ChatController.conversations; what the user asks for
 // goes up as signals.
 // No `pragma ComponentBehavior: Bound` here: Qt 6.4's ListView cannot create a bound section
@@ -23,6 +24,8 @@ Rectangle {
     signal renameRequested(var conversationId, string title)
     signal deleteRequested(var conversationId)
     signal deleteSelectedRequested()
+    signal exportRequested(var conversationId, string title, string format)
+    signal importRequested()
 
     function focusSearch() { search.forceActiveFocus() }
 
@@ -58,6 +61,15 @@ Rectangle {
                 text: qsTr("Hearth")
                 font: Theme.bodyStrongFont
                 color: Theme.textPrimary
+            }
+            Button {
+                objectName: "importButton"
+                flat: true
+                text: qsTr("Import")
+                font: Theme.smallFont
+                visible: !root.selecting
+                Accessible.name: qsTr("Import a conversation from a JSON export")
+                onClicked: root.importRequested()
             }
             Button {
                 objectName: "selectButton"
@@ -231,6 +243,14 @@ Rectangle {
                     MenuItem {
                         text: qsTr("Rename…")
                         onTriggered: renameBox.ask(row.conversationId, row.title)
+                    }
+                    MenuItem {
+                        text: qsTr("Export as Markdown…")
+                        onTriggered: root.exportRequested(row.conversationId, row.title, "markdown")
+                    }
+                    MenuItem {
+                        text: qsTr("Export as JSON…")
+                        onTriggered: root.exportRequested(row.conversationId, row.title, "json")
                     }
                     MenuItem {
                         text: qsTr("Delete…")

@@ -121,6 +121,8 @@ ApplicationWindow {
             onRenameRequested: (id, title) => window.chat.renameConversation(id, title)
             onDeleteRequested: (id) => window.chat.deleteConversation(id)
             onDeleteSelectedRequested: window.chat.deleteSelectedConversations()
+            onExportRequested: (id, title, format) => exportDialog.ask(id, title, format)
+            onImportRequested: importDialog.open()
         }
         Rectangle {
             Layout.fillHeight: true
@@ -341,6 +343,29 @@ ApplicationWindow {
         }
     }
 
+    // Export and import: the dialogs pick the file, the controller writes and reads it.
+    FileDialog {
+        id: exportDialog
+        property var conversationId: 0
+        property string format: "markdown"
+        function ask(id, name, kind) {
+            conversationId = id
+            format = kind
+            const base = (name || qsTr("conversation")).replace(/[\\/:*?"<>|]/g, "_")
+            selectedFile = base + (kind === "json" ? ".json" : ".md")
+            open()
+        }
+        title: qsTr("Export the conversation")
+        fileMode: FileDialog.SaveFile
+        nameFilters: format === "json" ? [qsTr("JSON (*.json)")] : [qsTr("Markdown (*.md)")]
+        onAccepted: window.chat.exportConversation(conversationId, selectedFile, format)
+    }
+    FileDialog {
+        id: importDialog
+        title: qsTr("Import a conversation")
+        nameFilters: [qsTr("JSON (*.json)"), qsTr("All files (*)")]
+        onAccepted: window.chat.importConversation(selectedFile)
+    }
     FileDialog {
         id: openModelDialog
         title: qsTr("Open a model")

@@ -3,6 +3,7 @@
 #include <QUrl>
 
 #include "chatformat.h"
+#include "store/conversation_export.h"
 #include "clipboard.h"
 
 namespace {
@@ -242,6 +243,45 @@ bool ChatController::deleteConversation(qint64 id)
         newChat();
     refreshConversations();
     return true;
+}
+
+namespace {
+
+QString localPath(const QString& fileOrUrl)
+{
+    const QUrl url(fileOrUrl);
+    return url.isLocalFile() ? url.toLocalFile() : fileOrUrl;
+}
+
+} // namespace
+
+bool ChatController::exportConversation(qint64 id, const QString& fileOrUrl, const QString& format)
+{
+    QByteArray content;
+    if (format == QLatin1String("markdown")) {
+        auto text = store::exportMarkdown(m_store, id);
+        if (!check(text.status()))
+            return false;
+        content = text.value().toUtf8();
+    } else if (format == QLatin1String("json")) {
+        auto json = store::exportJson(m_store, id);
+        if (!check(json.status()))
+            return false;
+        content = json.value();
+    } else {
+        return check(hearth::invalidArgument("unknown export format " + format.toStdString()));
+    }
+    return check(store::writeExportFile(localPath(fileOrUrl), content));
+}
+
+qint64 ChatController::importConversation(const QString& fileOrUrl)
+{
+    auto id = store::importJsonFile(m_store, localPath(fileOrUrl));
+    if (!check(id.status()))
+        return 0;
+    refreshConversations();
+    openConversation(id.value());
+    return id.value();
 }
 
 int ChatController::deleteSelectedConversations()

@@ -92,6 +92,13 @@ public:
     Q_INVOKABLE bool deleteConversation(qint64 id);
     // Deletes conversations.selectedIds() in one step; returns how many went.
     Q_INVOKABLE int deleteSelectedConversations();
+    // Writes conversation `id` to a file (a path or a file: URL) as "markdown" (to read) or "json"
+    // (to import again, every branch and number kept); the file is replaced atomically. False,
+    // with errorOccurred, when it cannot be written.
+    Q_INVOKABLE bool exportConversation(qint64 id, const QString& fileOrUrl, const QString& format);
+    // Adds the conversation in a JSON export as a new conversation and opens it; returns its id
+    // (0, with errorOccurred, for a file that is not a good export: nothing is added then).
+    Q_INVOKABLE qint64 importConversation(const QString& fileOrUrl);
 
     Q_INVOKABLE static bool isSendable(const QString& text);
     // Sends `text` (exactly as typed) and starts the reply. False, with nothing saved, when the

@@ -313,6 +313,22 @@
         <source>%1 conversations and all their messages will be deleted. This cannot be undone.</source>
         <translation>%1 个对话及其所有消息都将被删除。此操作无法撤销。</translation>
     </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Import a conversation from a JSON export</source>
+        <translation>从 JSON 导出文件导入对话</translation>
+    </message>
+    <message>
+        <source>Export as Markdown…</source>
+        <translation>导出为 Markdown…</translation>
+    </message>
+    <message>
+        <source>Export as JSON…</source>
+        <translation>导出为 JSON…</translation>
+    </message>
 </context>
 <context>
     <name>ConversationListModel</name>
@@ -598,6 +614,26 @@
     <message>
         <source>Restart Hearth</source>
         <translation>重启 Hearth</translation>
+    </message>
+    <message>
+        <source>conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>Export the conversation</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Import a conversation</source>
+        <translation>导入对话</translation>
     </message>
 </context>
 <context>

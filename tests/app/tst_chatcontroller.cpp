@@ -5,6 +5,7 @@
 // reachable; an engine error keeps the reply so far, marked, and a lost GPU is reported as such
 // and stops sending; blank text is refused; typed
 // control tokens stay text. Also the sidebar's sections, search, rename and (bulk) delete.
+#include <QFile>
 #include <QClipboard>
 #include <QElapsedTimer>
 #include <QGuiApplication>
@@ -14,6 +15,7 @@
 #include "apptestdata.h"
 #include "chatcontroller.h"
 #include "chatformat.h"
+#include "store/conversation_export.h"
 #include "enginetestkit.h"
 #include "runtime/session_testing.h" // the test-only decode delay
 #include "scripted_model.h"
@@ -37,6 +39,7 @@ private slots:
     void controlTokensStayText();
     void settingsBelongToTheConversation();
     void sidebarSearchRenameDelete();
+    void exportAndImport();
 
 private:
     bool loadModel(const QString& path);
@@ -554,6 +557,46 @@ int main(int argc, char** argv)
     TestChatController test;
     const int rc = QTest::qExec(&test, argc, argv);
     return rc == 0 && apptest::skippedForData() > 0 ? 77 : rc;
+}
+
+// Export writes what the store exports (Markdown to read, JSON to import); importing the JSON
+// adds and opens a copy with the same messages; a bad file adds nothing and says why.
+void TestChatController::exportAndImport()
+{
+    store::ConversationStore& db = m_chat->store();
+    const qint64 id = db.createConversation({}).value();
+    store::NewMessage question;
+    question.text = QStringLiteral("What is a heat pump?");
+    db.appendMessage(id, question).value();
+    store::NewMessage answer;
+    answer.role = store::Role::Assistant;
+    answer.text = QStringLiteral("It moves heat:\n\n```python\nprint('warm')\n```");
+    db.appendMessage(id, answer).value();
+    QVERIFY(m_chat->conversations()->refresh().isOk());
+
+    const QString md = m_dir + QStringLiteral("/out.md"), json = m_dir + QStringLiteral("/out.json");
+    QVERIFY(m_chat->exportConversation(id, QUrl::fromLocalFile(md).toString(), QStringLiteral("markdown")));
+    QVERIFY(m_chat->exportConversation(id, json, QStringLiteral("json")));
+    QFile mdFile(md), jsonFile(json);
+    QVERIFY(mdFile.open(QIODevice::ReadOnly) && jsonFile.open(QIODevice::ReadOnly));
+    const QString mdText = QString::fromUtf8(mdFile.readAll());
+    QVERIFY(mdText.contains(QStringLiteral("What is a heat pump?")) && mdText.contains(QStringLiteral("print('warm')")));
+    QCOMPARE(jsonFile.readAll(), store::exportJson(db, id).value());
+
+    const int before = m_chat->conversations()->count();
+    const qint64 copy = m_chat->importConversation(QUrl::fromLocalFile(json).toString());
+    QVERIFY(copy > 0 && copy != id);
+    QCOMPARE(m_chat->conversationId(), copy);
+    QCOMPARE(m_chat->conversations()->count(), before + 1);
+    const QList<store::Message> path = db.currentPath(copy).value();
+    QCOMPARE(path.size(), 2);
+    QCOMPARE(path.at(1).text, answer.text);
+
+    QSignalSpy errors(m_chat.get(), &ChatController::errorOccurred);
+    QVERIFY(!m_chat->exportConversation(id, json, QStringLiteral("pdf")));
+    QCOMPARE(m_chat->importConversation(md), qint64(0)); // Markdown is not an export to import
+    QCOMPARE(errors.count(), 2);
+    QCOMPARE(m_chat->conversations()->count(), before + 1);
 }
 
 #include "tst_chatcontroller.moc"

@@ -145,11 +145,6 @@ public:
         b.workspace = m.workspace;
         return b;
     }
-    uint64_t libraryBytes() const {
-        HearthCudaMemory m{};
-        m_api.sessionMemory(m_session, &m);
-        return m.deviceContext;
-    }
 
 private:
     const CudaModelApi& m_api;

@@ -95,6 +95,7 @@ int32_t Sampler::sample(std::span<const float> logits) {
     return draw(u);
 }
 
+// The tokens in the penalty window, each once (sorted), in m_penalised.
 const std::vector<int32_t>& Sampler::penaltyTokens() {
     m_penalised.clear();
     if (m_penalty == 1.0f || m_window == 0 || m_history.empty()) return m_penalised;
@@ -133,12 +134,7 @@ void Sampler::reset() {
 // The penalty works on a copy: the caller's logits are const and may be reused by the caller.
 std::span<const float> Sampler::penalisedCopy(std::span<const float> logits) {
     m_logits.assign(logits.begin(), logits.end());
-    const size_t count = m_window < 0 ? m_history.size() : std::min(size_t(m_window), m_history.size());
-    m_penalised.assign(m_history.end() - std::ptrdiff_t(count), m_history.end());
-    // Each distinct token once, however often it repeats.
-    std::sort(m_penalised.begin(), m_penalised.end());
-    m_penalised.erase(std::unique(m_penalised.begin(), m_penalised.end()), m_penalised.end());
-    for (int32_t id : m_penalised) {
+    for (int32_t id : penaltyTokens()) { // each distinct token once, however often it repeats
         if (id < 0 || size_t(id) >= m_logits.size()) continue;
         float& logit = m_logits[size_t(id)];
         logit = logit > 0.0f ? logit / m_penalty : logit * m_penalty; // -inf and NaN stay what they are

@@ -1,5 +1,7 @@
 #include "devicestatus.h"
 
+#include "deviceprobe.h"
+
 #include <QThread>
 
 #include <algorithm>
@@ -16,18 +18,8 @@ DeviceStatus::DeviceStatus(Probe probe, QObject* parent)
 {
     // The result comes back as a queued call, so it is applied on this object's thread, and only
     // once the event loop runs: a QSignalSpy connected right after construction sees readyChanged.
-    m_probeThread.reset(QThread::create([this, probe = std::move(probe)] {
-        hearth::DeviceReport report;
-        try {
-            report = probe();
-        } catch (const std::exception& e) {
-            report.cudaUnavailable = hearth::CudaUnavailable::CudaError;
-            report.cudaUnavailableReason = std::string("device probe failed: ") + e.what();
-        }
-        QMetaObject::invokeMethod(this, [this, report] { apply(report); }, Qt::QueuedConnection);
-    }));
-    m_probeThread->setObjectName(QStringLiteral("Hearth device probe"));
-    m_probeThread->start();
+    m_probeThread = startDeviceProbe(this, std::move(probe), QStringLiteral("Hearth device probe"),
+                                     [this](const hearth::DeviceReport& report) { apply(report); });
 }
 
 DeviceStatus::~DeviceStatus()

@@ -1,5 +1,7 @@
 #include "diagnostics.h"
 
+#include "deviceprobe.h"
+
 #include <QSysInfo>
 #include <QThread>
 
@@ -37,22 +39,12 @@ Diagnostics::Diagnostics(QObject* parent)
 Diagnostics::Diagnostics(Probe probe, QObject* parent)
     : QObject(parent)
 {
-    m_probeThread.reset(QThread::create([this, probe = std::move(probe)] {
-        hearth::DeviceReport report;
-        try {
-            report = probe();
-        } catch (const std::exception& e) {
-            report.cudaUnavailable = hearth::CudaUnavailable::CudaError;
-            report.cudaUnavailableReason = std::string("device probe failed: ") + e.what();
-        }
-        QMetaObject::invokeMethod(this, [this, report] {
-            m_report = report;
-            emit probedChanged();
-            emit licencesChanged();
-        }, Qt::QueuedConnection);
-    }));
-    m_probeThread->setObjectName(QStringLiteral("Hearth diagnostics probe"));
-    m_probeThread->start();
+    m_probeThread = startDeviceProbe(this, std::move(probe), QStringLiteral("Hearth diagnostics probe"),
+                                     [this](const hearth::DeviceReport& report) {
+                                         m_report = report;
+                                         emit probedChanged();
+                                         emit licencesChanged();
+                                     });
 }
 
 Diagnostics::~Diagnostics()

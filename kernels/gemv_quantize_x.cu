@@ -4,6 +4,7 @@
 // let Q6_K (−32) and Q4_0 (−8) fold their offsets into the integer dot product, and d·Σq turns
 // the K-quant mins into one multiply. A warp quantizes one group: max and sums by shuffles.
 #include "gemv_kernel.cuh"
+#include "x8_group.cuh"
 
 namespace hearth::kernels {
 namespace {
@@ -16,20 +17,7 @@ static __global__ void quantizeX8Kernel(const float* __restrict__ x, int k, int8
     detail::pdlWait();
     const int i = blockIdx.x * blockDim.x + threadIdx.x; // k % 32 == 0: warps never straddle groups
     if (i - int(threadIdx.x & 31) >= k) return;          // whole warp past the end
-    const float v = x[i];
-    float amax = fabsf(v);
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
-    const float d = amax / 127.0f;
-    const int q = amax > 0.0f ? max(-127, min(127, __float2int_rn(v * (127.0f / amax)))) : 0;
-    int half = q;
-#pragma unroll
-    for (int o = 8; o > 0; o >>= 1) half += __shfl_xor_sync(0xffffffffu, half, o);
-    const int other = __shfl_xor_sync(0xffffffffu, half, 16);
-    xq[gemvX8ValueOffset(k, i)] = int8_t(q);
-    if ((threadIdx.x & 31) == 0)
-        *reinterpret_cast<float4*>(xq + gemvX8RecordOffset(k, i >> 5)) =
-            make_float4(d, __int_as_float(half), __int_as_float(other), d * float(half + other));
+    detail::storeX8Group(x[i], int(threadIdx.x & 31), k, i >> 5, xq);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // per block boundary of a layer (x += block output; xn = norm(x) · w as fp32, fp16 and/or X8).
 // One thread block per row; the sum of squares is reduced in a fixed order (reproducible).
 #include "hearth_kernels/ops.h"
+#include "x8_group.cuh"
 
 namespace hearth::kernels {
 namespace {
@@ -41,20 +42,7 @@ __global__ void rmsNormKernel(float* __restrict__ xs, const float* __restrict__ 
         const float v = i < n ? x[i] * scale * w[i] : 0.0f;
         if (i < n && out.f32) out.f32[size_t(row) * n + i] = v;
         if (i < n && out.f16) out.f16[size_t(row) * n + i] = __float2half_rn(v);
-        if (!x8) continue;
-        float amax = fabsf(v);
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
-        const float d = amax / 127.0f;
-        const int q = amax > 0.0f ? max(-127, min(127, __float2int_rn(v * (127.0f / amax)))) : 0;
-        int half = q;
-#pragma unroll
-        for (int o = 8; o > 0; o >>= 1) half += __shfl_xor_sync(0xffffffffu, half, o);
-        const int other = __shfl_xor_sync(0xffffffffu, half, 16);
-        x8[gemvX8ValueOffset(n, i)] = int8_t(q);
-        if (lane == 0)
-            *reinterpret_cast<float4*>(x8 + gemvX8RecordOffset(n, g)) =
-                make_float4(d, __int_as_float(half), __int_as_float(other), d * float(half + other));
+        if (x8) detail::storeX8Group(v, lane, n, g, x8);
     }
 }
 

@@ -174,6 +174,8 @@ QString EngineHost::loadPhaseText() const
     switch (m_loadPhase) {
     case LoadPhase::Reading: return tr("Reading the model");
     case LoadPhase::Converting: return tr("Converting the weights");
+    case LoadPhase::Uploading: return tr("Uploading to the GPU");
+    case LoadPhase::QuantizingOnGpu: return tr("Quantizing on the GPU");
     case LoadPhase::PreparingContext: return tr("Preparing the context");
     }
     return {};

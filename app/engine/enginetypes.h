@@ -34,7 +34,9 @@ LoadRequest loadRequestFrom(const QString& path, const QString& quant, const QVa
 
 enum class LoadPhase {
     Reading,          // opening the file and mapping the weights
-    Converting,       // a preset converts the weights (the slow part)
+    Converting,       // a preset converts the weights on the CPU (the slow part)
+    Uploading,        // the weights go to the GPU
+    QuantizingOnGpu,  // a 16-bit source goes to the GPU and the preset is applied there
     PreparingContext, // allocating the KV cache
 };
 

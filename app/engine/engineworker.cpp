@@ -45,6 +45,17 @@ hearth::ChatOptions chatOptions(const TurnRequest& request)
     return options;
 }
 
+LoadPhase appLoadPhase(hearth::LoadPhase phase)
+{
+    switch (phase) {
+    case hearth::LoadPhase::Reading: return LoadPhase::Reading;
+    case hearth::LoadPhase::Converting: return LoadPhase::Converting;
+    case hearth::LoadPhase::Uploading: return LoadPhase::Uploading;
+    case hearth::LoadPhase::QuantizingOnGpu: return LoadPhase::QuantizingOnGpu;
+    }
+    return LoadPhase::Reading;
+}
+
 } // namespace
 
 EngineWorker::EngineWorker(std::shared_ptr<EngineFlags> flags, QObject* parent)
@@ -84,13 +95,15 @@ void EngineWorker::load(quint64 id, const LoadRequest& request)
     params.allowRequantize = request.allowRequantize;
     params.cancel = cancel;
     double sent = -1;
-    params.onProgress = [&](double fraction) {
-        // A preset reports per tensor: hundreds of steps are not worth a signal each.
-        if (fraction > 0 && fraction < 1 && fraction - sent < 0.01)
+    hearth::LoadPhase sentPhase = hearth::LoadPhase::Reading;
+    params.onProgress = [&](double fraction, hearth::LoadPhase phase) {
+        // Progress comes per tensor and per upload chunk: hundreds of steps are not worth a
+        // signal each, but a new phase always is.
+        if (fraction > 0 && fraction < 1 && fraction - sent < 0.01 && phase == sentPhase)
             return;
         sent = fraction;
-        const bool converting = !params.quant.empty() && fraction > 0 && fraction < 1;
-        emit loadProgress(id, fraction, converting ? LoadPhase::Converting : LoadPhase::Reading);
+        sentPhase = phase;
+        emit loadProgress(id, fraction, appLoadPhase(phase));
     };
     m_deviceChoice = request.device;
     m_cpuChosen = params.device == hearth::DeviceKind::Cpu && hasCuda(devices);

@@ -33,11 +33,17 @@ int32_t kvTypeCode(KvCacheType type) {
 struct TensorTable {
     std::vector<HearthCudaTensor> tensors;
     void matrix(int32_t role, int32_t layer, const WeightMatrix& m) {
-        tensors.push_back({role, layer, uint32_t(m.type), m.rows, m.cols, m.rowBytes, m.data});
+        if (m.deferredFrom) // the module quantizes these rows on the GPU
+            tensors.push_back({role, layer, uint32_t(*m.deferredFrom), m.rows, m.cols, m.deferredRowBytes, m.data,
+                               uint32_t(m.type), m.rowBytes});
+        else
+            tensors.push_back({role, layer, uint32_t(m.type), m.rows, m.cols, m.rowBytes, m.data, uint32_t(m.type),
+                               m.rowBytes});
     }
     void vector(int32_t role, int32_t layer, const std::vector<float>& v) {
         if (v.empty()) return;
-        tensors.push_back({role, layer, 0u, 1, int64_t(v.size()), v.size() * sizeof(float), v.data()});
+        const uint64_t bytes = v.size() * sizeof(float);
+        tensors.push_back({role, layer, 0u, 1, int64_t(v.size()), bytes, v.data(), 0u, bytes});
     }
 };
 

@@ -51,9 +51,10 @@ CudaSessionPlan planCudaSession(const CudaModelShape& s, uint64_t tileElements, 
     };
     p.kvCacheBytes = 2ull * uint64_t(s.layers) * uint64_t(context) * kvW * kvElementBytes;
     p.blasWorkspaceBytes = cudaAligned(kCudaBlasWorkspaceBytes);
-    // token+position, sampled id, x, delta, normed x, X8 x, q, k, v, attention out, act, gate, up, logits
-    p.decodeBytes = sum({2 * i, i, s.hidden * f, s.hidden * f, widest * f, x8Bytes(int64_t(widest)), hq * f, kvW * f,
-                         kvW * f, hq * f, s.ffn * f, s.ffn * f, s.ffn * f, s.vocab * f});
+    // token+position, sampled id, x, delta, normed x, X8 x, q|k|v (one piece), attention out, act,
+    // gate, up, logits
+    p.decodeBytes = sum({2 * i, i, s.hidden * f, s.hidden * f, widest * f, x8Bytes(int64_t(widest)),
+                         (hq + 2 * kvW) * f, hq * f, s.ffn * f, s.ffn * f, s.ffn * f, s.vocab * f});
     p.partialBytes = cudaAligned(std::max(attentionPartialBytes(1, s.heads, s.headDim, p.decodeSplits),
                                           attentionPartialBytes(p.chunk, s.heads, s.headDim, 1)));
     // penalised logits, sorted logits, sorted ids, penalty ids, the sort's scratch

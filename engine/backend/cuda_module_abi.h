@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#define HEARTH_CUDA_ABI_VERSION 2
+#define HEARTH_CUDA_ABI_VERSION 3
 
 extern "C" {
 
@@ -67,6 +67,9 @@ enum HearthCudaRole {
     HEARTH_CUDA_ROLE_COUNT
 };
 
+// type/rowBytes/data describe the rows as the engine holds them; deviceType/deviceRowBytes what the
+// device copy must be. They differ when a quant preset is applied on the GPU (ABI 3): the module
+// then quantizes the F32/F16/BF16 rows with the CPU quantizer's arithmetic (quant/quantize_block.h).
 typedef struct {
     int32_t role;     // HearthCudaRole
     int32_t layer;    // -1 for the model-wide tensors
@@ -75,6 +78,8 @@ typedef struct {
     int64_t cols;     // inputs
     uint64_t rowBytes;
     const void* data; // host memory, valid for the duration of hearth_cuda_model_load
+    uint32_t deviceType;
+    uint64_t deviceRowBytes;
 } HearthCudaTensor;
 
 typedef struct {
@@ -88,7 +93,8 @@ typedef struct {
     const int32_t* layerMixers; // [layers]: 0 attention
     const HearthCudaTensor* tensors;
     int32_t tensorCount;
-    // Load progress in [0, 1]; a non-zero return cancels the load (code Cancelled). May be null.
+    // Load progress in [0, 1] (of the bytes to upload); a non-zero return cancels the load (code
+    // Cancelled). May be null.
     int (*progress)(void* user, float fraction);
     void* progressUser;
 } HearthCudaModelDesc;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,12 @@ struct WeightMatrix {
     int64_t cols = 0;
     uint64_t rowBytes = 0;
     const uint8_t* data = nullptr;
+    // A preset's conversion left to the device that uploads the weights (the CUDA module
+    // quantizes F32/F16/BF16 rows on the GPU): `type` and `rowBytes` already say what the matrix
+    // becomes, while `data` still holds rows of `deferredFrom`, `deferredRowBytes` apart. Host
+    // code must not read such rows (row() is meaningless for them).
+    std::optional<DType> deferredFrom;
+    uint64_t deferredRowBytes = 0;
     const uint8_t* row(int64_t r) const { return data + uint64_t(r) * rowBytes; }
     uint64_t bytes() const { return rowBytes * uint64_t(rows); }
 };

@@ -85,12 +85,12 @@ std::map<std::string, int> plannedTypeCounts(std::map<std::string, int> counts, 
     return counts;
 }
 
-Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize, int threads,
-                   const PresetProgress& progress) {
-    if (threads < 0) return invalidArgument("threads must be >= 0");
-    const bool tied = isTied(model.weights);
+namespace {
+
+// The plan, or the reason the preset cannot be applied; checked before converting anything, so
+// that an error leaves the model as it was.
+Result<std::vector<PlannedTensor>> checkedPlan(LoadedModel& model, QuantPreset preset, bool allowRequantize) {
     std::vector<PlannedTensor> plan = planPreset(model.weights, preset);
-    // Refuse before converting anything, so that an error leaves the model as it was.
     for (const PlannedTensor& p : plan) {
         const std::string& name = p.matrix->name;
         if (p.from != p.to && isBlockQuantized(p.from) && !allowRequantize)
@@ -102,6 +102,33 @@ Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize,
             return internalError(model.path + ": tensor " + name + ": planned type " + dtypeName(p.to) +
                                  " does not fit rows of " + std::to_string(p.matrix->cols));
     }
+    return plan;
+}
+
+} // namespace
+
+Result<bool> deferPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize) {
+    HEARTH_ASSIGN(std::vector<PlannedTensor> plan, checkedPlan(model, preset, allowRequantize));
+    for (const PlannedTensor& p : plan)
+        if (p.from != p.to && isBlockQuantized(p.from)) return false; // re-quantizing stays on the CPU
+    for (const PlannedTensor& p : plan) {
+        if (p.from == p.to) continue;
+        WeightMatrix& m = *p.matrix;
+        m.deferredFrom = m.type;
+        m.deferredRowBytes = m.rowBytes;
+        m.type = p.to;
+        m.rowBytes = *rowBytes(p.to, uint64_t(m.cols));
+    }
+    model.tensorTypeCounts = plannedTypeCounts(model.tensorTypeCounts, plan);
+    if (isTied(model.weights)) model.weights.output = model.weights.tokenEmbedding;
+    return true;
+}
+
+Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize, int threads,
+                   const PresetProgress& progress) {
+    if (threads < 0) return invalidArgument("threads must be >= 0");
+    const bool tied = isTied(model.weights);
+    HEARTH_ASSIGN(std::vector<PlannedTensor> plan, checkedPlan(model, preset, allowRequantize));
 
     ThreadPool pool(threads);
     std::vector<std::pair<WeightMatrix*, WeightMatrix>> converted; // rebound only when all succeed

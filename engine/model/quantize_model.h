@@ -55,6 +55,12 @@ struct PresetProgress {
 Status applyPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize, int threads,
                    const PresetProgress& progress = {});
 
+// Plans the preset and marks every matrix it converts as deferred (WeightMatrix::deferredFrom):
+// the device that uploads the weights converts them (the CUDA module, on the GPU). Same checks
+// and errors as applyPreset. Returns false, changing nothing, when some conversion is a
+// re-quantization (its source is block-quantized), which only applyPreset does.
+Result<bool> deferPreset(LoadedModel& model, QuantPreset preset, bool allowRequantize);
+
 // parseQuantPreset with an InvalidArgument listing the valid names.
 Result<QuantPreset> parsePresetOrError(const std::string& name);
 

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "quant/host_device.h"
+
 namespace hearth {
 
 inline constexpr int kQK = 32;   // elements per Q8_0/Q4_0/Q5_0 block
@@ -77,7 +79,7 @@ static_assert(offsetof(BlockQ5_K, qh) == 16 && offsetof(BlockQ5_K, qs) == 48);
 static_assert(offsetof(BlockQ6_K, scales) == 192 && offsetof(BlockQ6_K, d) == 208);
 
 // Sub-block j (0..7) of a Q4_K/Q5_K scales[12] field: its 6-bit scale and 6-bit min.
-inline void unpackScaleMin(const uint8_t* s, int j, uint8_t& scale, uint8_t& min) {
+HEARTH_HD inline void unpackScaleMin(const uint8_t* s, int j, uint8_t& scale, uint8_t& min) {
     if (j < 4) {
         scale = s[j] & 63;
         min = s[j + 4] & 63;
@@ -88,7 +90,7 @@ inline void unpackScaleMin(const uint8_t* s, int j, uint8_t& scale, uint8_t& min
 }
 
 // The inverse of unpackScaleMin for all 8 sub-blocks (every value < 64).
-inline void packScaleMins(const uint8_t scale[8], const uint8_t min[8], uint8_t* s) {
+HEARTH_HD inline void packScaleMins(const uint8_t scale[8], const uint8_t min[8], uint8_t* s) {
     for (int j = 0; j < 4; ++j) {
         s[j] = uint8_t((scale[j] & 63) | ((scale[j + 4] >> 4) << 6));
         s[j + 4] = uint8_t((min[j] & 63) | ((min[j + 4] >> 4) << 6));

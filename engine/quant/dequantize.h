@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "quant/half.h" // halfToFloat, floatToHalf, bf16ToFloat, floatToBf16
 #include "quant/types.h"
 
 namespace hearth {
@@ -13,10 +14,5 @@ void dequantizeRow(DType type, const uint8_t* src, float* dst, int64_t n);
 
 // Dot product of one stored row with x[0..n). Summation order is fixed (independent of threads).
 float dotRow(DType type, const uint8_t* row, const float* x, int64_t n);
-
-float halfToFloat(uint16_t h);
-uint16_t floatToHalf(float f);
-float bf16ToFloat(uint16_t b);
-uint16_t floatToBf16(float f); // round to nearest even; NaN stays NaN
 
 } // namespace hearth

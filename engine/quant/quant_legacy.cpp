@@ -1,31 +1,17 @@
 // Q8_0, Q4_0, Q5_0: 32-element blocks with one fp16 scale. Dequantization follows ggml's
-// arithmetic exactly (float(q) · d); quantization is Hearth's own least-squares scale search.
+// arithmetic exactly (float(q) · d); quantization is Hearth's own least-squares scale search
+// (quantize_block.h, shared with the GPU quantizer).
 #include <cstring>
 
 #include "quant/blocks.h"
 #include "quant/dequantize.h"
-#include "quant/quant_fit.h"
+#include "quant/quantize_block.h"
 
 namespace hearth::quant {
 namespace {
 
-// Candidate divisors per side for the scale search: Q8_0's error is dominated by rounding, so a
-// few suffice; 4/5-bit grids gain from trading the extreme element against the rest.
-constexpr int kTriesQ8 = 4;
-constexpr int kTriesQ4Q5 = 10;
-
 uint32_t loadLe32(const uint8_t* b) {
     return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
-}
-
-void storeLe32(uint32_t v, uint8_t* b) {
-    for (int i = 0; i < 4; ++i) b[i] = uint8_t(v >> (8 * i));
-}
-
-// The q of every element of a block for scale d (fp16-rounded), clamped to [lo, hi].
-void gridValues(const float* x, float d, float lo, float hi, int* q) {
-    const float inv = d != 0.0f ? 1.0f / d : 0.0f;
-    for (int j = 0; j < kQK; ++j) q[j] = int(clampf(roundNearest(x[j] * inv), lo, hi));
 }
 
 } // namespace
@@ -67,45 +53,15 @@ void dequantizeQ5_0(const uint8_t* src, float* dst, int64_t blocks) {
 }
 
 void quantizeQ8_0(const float* src, uint8_t* dst, int64_t blocks) {
-    for (int64_t b = 0; b < blocks; ++b, src += kQK) {
-        BlockQ8_0 blk;
-        float d = 0.0f;
-        blk.d = storeHalfScale(fitSymmetric(src, kQK, -127, 127, kTriesQ8), d);
-        int q[kQK];
-        gridValues(src, d, -127.0f, 127.0f, q);
-        for (int j = 0; j < kQK; ++j) blk.qs[j] = int8_t(q[j]);
-        std::memcpy(dst + b * sizeof blk, &blk, sizeof blk);
-    }
+    for (int64_t b = 0; b < blocks; ++b) quantizeBlockQ8_0(src + b * kQK, dst + b * sizeof(BlockQ8_0));
 }
 
 void quantizeQ4_0(const float* src, uint8_t* dst, int64_t blocks) {
-    for (int64_t b = 0; b < blocks; ++b, src += kQK) {
-        BlockQ4_0 blk;
-        float d = 0.0f;
-        blk.d = storeHalfScale(fitSymmetric(src, kQK, -8, 7, kTriesQ4Q5), d);
-        int q[kQK];
-        gridValues(src, d, -8.0f, 7.0f, q);
-        for (int j = 0; j < kQK / 2; ++j) blk.qs[j] = uint8_t((q[j] + 8) | (q[j + 16] + 8) << 4);
-        std::memcpy(dst + b * sizeof blk, &blk, sizeof blk);
-    }
+    for (int64_t b = 0; b < blocks; ++b) quantizeBlockQ4_0(src + b * kQK, dst + b * sizeof(BlockQ4_0));
 }
 
 void quantizeQ5_0(const float* src, uint8_t* dst, int64_t blocks) {
-    for (int64_t b = 0; b < blocks; ++b, src += kQK) {
-        BlockQ5_0 blk;
-        float d = 0.0f;
-        blk.d = storeHalfScale(fitSymmetric(src, kQK, -16, 15, kTriesQ4Q5), d);
-        int q[kQK];
-        gridValues(src, d, -16.0f, 15.0f, q);
-        uint32_t qh = 0;
-        for (int j = 0; j < kQK; ++j) {
-            q[j] += 16;
-            qh |= uint32_t(q[j] >> 4) << j;
-        }
-        for (int j = 0; j < kQK / 2; ++j) blk.qs[j] = uint8_t((q[j] & 0xF) | (q[j + 16] & 0xF) << 4);
-        storeLe32(qh, blk.qh);
-        std::memcpy(dst + b * sizeof blk, &blk, sizeof blk);
-    }
+    for (int64_t b = 0; b < blocks; ++b) quantizeBlockQ5_0(src + b * kQK, dst + b * sizeof(BlockQ5_0));
 }
 
 } // namespace hearth::quant

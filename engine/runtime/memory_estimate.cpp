@@ -46,7 +46,13 @@ std::vector<uint64_t> cudaTensorBytes(const ModelConfig& c, const ModelWeights& 
     if (!c.tiedEmbeddings) bytes.push_back(w.output.bytes());
     bytes.push_back(w.outputNorm.size() * sizeof(float));
     for (const LayerWeights& l : w.layers) {
-        for (const WeightMatrix* m : l.matrices()) bytes.push_back(m->bytes());
+        // The module stores q, k and v of one type as one matrix (one decode GEMV): one piece.
+        const AttentionWeights& a = l.attention;
+        const bool fused = l.mixer == Mixer::Attention && a.q.type == a.k.type && a.k.type == a.v.type;
+        for (const WeightMatrix* m : l.matrices()) {
+            if (fused && (m == &a.k || m == &a.v)) continue;
+            bytes.push_back(fused && m == &a.q ? a.q.bytes() + a.k.bytes() + a.v.bytes() : m->bytes());
+        }
         for (const std::vector<float>* v : l.vectors())
             if (!v->empty()) bytes.push_back(v->size() * sizeof(float));
     }

@@ -95,6 +95,16 @@ DevicePlacement choosePlacement(const ModelParams& params) {
 
 } // namespace
 
+const char* loadPhaseName(LoadPhase phase) {
+    switch (phase) {
+    case LoadPhase::Reading: return "reading the model";
+    case LoadPhase::Converting: return "converting on the CPU";
+    case LoadPhase::Uploading: return "uploading to the GPU";
+    case LoadPhase::QuantizingOnGpu: return "quantizing on the GPU";
+    }
+    return "loading";
+}
+
 Result<ModelInfo> describeModelFile(const std::string& path) {
     HEARTH_ASSIGN(const ModelDescription d, describeModel(path));
     return makeModelInfo(d.path, d.format, d.config, d.tensors.parameterCount(), d.tensors.typeCounts());
@@ -112,18 +122,25 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     if (!params.quant.empty()) { // before loading: a typo should not cost a load
         HEARTH_ASSIGN(preset, parsePresetOrError(params.quant));
     }
-    auto report = [&](double fraction) {
-        if (params.onProgress) params.onProgress(fraction);
+    auto report = [&](double fraction, LoadPhase phase) {
+        if (params.onProgress) params.onProgress(fraction, phase);
     };
     auto stopped = [&] { return params.cancel && params.cancel->load(std::memory_order_relaxed); };
-    report(0);
+    report(0, LoadPhase::Reading);
     if (stopped()) return cancelled(params.path + ": loading was cancelled");
     HEARTH_ASSIGN(LoadedModel loaded, loadModel(params.path));
-    if (preset) {
+    const DevicePlacement placement = choosePlacement(params);
+    bool quantizeOnGpu = false; // the preset's conversions happen during the upload
+    if (preset && placement.kind == DeviceKind::Cuda) {
+        HEARTH_ASSIGN(quantizeOnGpu, deferPreset(loaded, *preset, params.allowRequantize));
+    }
+    if (preset && !quantizeOnGpu) {
         PresetProgress progress;
         progress.cancel = params.cancel;
-        progress.onMatrix = [&](int done, int total) { report(0.05 + 0.9 * done / std::max(total, 1)); };
-        report(0.05);
+        progress.onMatrix = [&](int done, int total) {
+            report(0.05 + 0.9 * done / std::max(total, 1), LoadPhase::Converting);
+        };
+        report(0.05, LoadPhase::Converting);
         HEARTH_TRY(applyPreset(loaded, *preset, params.allowRequantize, params.threads, progress));
     }
     if (stopped()) return cancelled(params.path + ": loading was cancelled");
@@ -131,7 +148,7 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     Impl& d = *model->m_impl;
     d.info = makeModelInfo(loaded.path, loaded.format, loaded.config, loaded.parameterCount, loaded.tensorTypeCounts);
     d.loaded = std::make_unique<LoadedModel>(std::move(loaded));
-    d.placement = choosePlacement(params);
+    d.placement = placement;
     if (d.placement.kind == DeviceKind::Cuda && params.vramBudgetBytes > 0)
         HEARTH_TRY(checkBudget(*d.loaded, params, params.budgetContextLength, params.budgetKvType));
     DeviceModelParams placed;
@@ -139,14 +156,17 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     placed.threads = params.threads;
     placed.gpu = params.gpu;
     placed.cancel = params.cancel;
-    const double uploadFrom = preset ? 0.95 : 0.05;
-    placed.onProgress = [&](double f) { report(uploadFrom + (0.999 - uploadFrom) * f); };
+    const double uploadFrom = preset && !quantizeOnGpu ? 0.95 : 0.05;
+    const LoadPhase uploadPhase = d.placement.kind != DeviceKind::Cuda ? LoadPhase::Reading
+                                  : quantizeOnGpu                      ? LoadPhase::QuantizingOnGpu
+                                                                       : LoadPhase::Uploading;
+    placed.onProgress = [&](double f) { report(uploadFrom + (0.999 - uploadFrom) * f, uploadPhase); };
     HEARTH_ASSIGN(d.device, createDeviceModel(*d.loaded, placed));
     d.placement.name = d.device->deviceInfo().name;
     d.params = params;
     d.params.onProgress = nullptr; // the caller's callback and flag need not outlive the load
     d.params.cancel = nullptr;
-    report(1);
+    report(1, uploadPhase);
     return model;
 }
 
@@ -158,6 +178,31 @@ Status ModelAccess::checkSessionBudget(const Model& model, int32_t context, KvTy
     const Model::Impl& d = *model.m_impl;
     if (d.placement.kind != DeviceKind::Cuda || d.params.vramBudgetBytes == 0) return Status::ok();
     return checkBudget(*d.loaded, d.params, context, kvType);
+}
+
+int32_t ModelAccess::defaultContextLength(const Model& model, KvType kvType) {
+    constexpr int32_t kFallback = 4096; // when the model states no context, or nothing fits
+    constexpr int32_t kRound = 256;
+    const Model::Impl& d = *model.m_impl;
+    const ModelConfig& c = d.loaded->config;
+    const int32_t trained = c.contextLength > 0 ? c.contextLength : kFallback;
+    const DeviceKind kind = d.placement.kind;
+    const Footprint fixed = footprintOf(c, d.loaded->weights, 0, kvType, kind); // weights, context
+    uint64_t limit = 0;
+    if (kind == DeviceKind::Cuda && d.params.vramBudgetBytes > 0) {
+        limit = d.params.vramBudgetBytes;
+    } else {
+        // Free memory now excludes what this model already holds, so add that back.
+        const DeviceInfo now = d.device->deviceInfo();
+        const uint64_t margin = kind == DeviceKind::Cuda ? std::max<uint64_t>(512ull << 20, now.totalBytes / 32) : 0;
+        const uint64_t spare = kind == DeviceKind::Cuda ? now.freeBytes - std::min(now.freeBytes, margin)
+                                                        : now.freeBytes / 4;
+        limit = fixed.weights + fixed.deviceContext + spare;
+    }
+    const int32_t fits = largestFittingContext(c, d.loaded->weights, kvType, kind, limit, trained);
+    if (fits == trained) return trained;
+    if (fits >= kRound) return fits / kRound * kRound;
+    return std::min(trained, kFallback); // nothing useful fits: Session::create then says so, with numbers
 }
 
 std::vector<int32_t> Model::encode(std::string_view text, bool addBos) const {

@@ -14,6 +14,9 @@ struct ModelAccess {
     static const DeviceModel& device(const Model& model);
     // ModelParams::vramBudgetBytes against a new session of `context` positions (CUDA only).
     static Status checkSessionBudget(const Model& model, int32_t context, KvType kvType);
+    // SessionParams::contextLength 0: the model's trained context, capped by what fits now — the
+    // VRAM budget, else the GPU's free memory less a margin, on the CPU a quarter of the free RAM.
+    static int32_t defaultContextLength(const Model& model, KvType kvType);
 };
 
 inline const LoadedModel& loadedModel(const Model& model) { return ModelAccess::loaded(model); }

@@ -62,9 +62,10 @@ Session::~Session() = default;
 Result<std::unique_ptr<Session>> Session::create(const Model& model, const SessionParams& params) {
     if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
     SessionConfig config;
-    config.contextLength = params.contextLength;
+    config.contextLength =
+        params.contextLength > 0 ? params.contextLength : ModelAccess::defaultContextLength(model, params.kvType);
     config.kvType = toCacheType(params.kvType);
-    HEARTH_TRY(ModelAccess::checkSessionBudget(model, params.contextLength, params.kvType));
+    HEARTH_TRY(ModelAccess::checkSessionBudget(model, config.contextLength, params.kvType));
     HEARTH_ASSIGN(auto state, deviceModel(model).createSession(config));
     std::unique_ptr<Session> session(new Session());
     session->m_impl->model = &model;

@@ -51,7 +51,7 @@ int chatCommand(const std::vector<std::string>& argv) {
     const Args& args = parsed.value();
     if (!args.value("-m")) return usageError("chat needs -m MODEL");
     auto threads = args.integer("--threads", 0, 0, 1024, "0 = all hardware threads");
-    auto ctx = args.integer("--ctx", 0, 0, 1 << 24, "0 = the model's, at most 4096");
+    auto ctx = args.integer("--ctx", 0, 0, 1 << 24, "0 = the model's, capped by what fits");
     auto maxTokens = args.integer("-n", 1024, 1, 1 << 20, "the longest reply");
     auto quant = readQuantOption(args);
     for (const Status* s : {&threads.status(), &ctx.status(), &maxTokens.status(), &quant.status()})

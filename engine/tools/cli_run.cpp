@@ -62,7 +62,7 @@ Status readRunOptions(const Args& args, ModelParams& model, SessionParams& sessi
     gen.maxTokens = int32_t(n);
     HEARTH_TRY(readSamplingOptions(args, gen));
     HEARTH_ASSIGN(const int64_t threads, args.integer("--threads", 0, 0, 1024, "0 = all hardware threads"));
-    HEARTH_ASSIGN(const int64_t ctx, args.integer("--ctx", 0, 0, 1 << 24, "0 = the model's, at most 4096"));
+    HEARTH_ASSIGN(const int64_t ctx, args.integer("--ctx", 0, 0, 1 << 24, "0 = the model's, capped by what fits"));
     model.threads = int32_t(threads);
     session.contextLength = int32_t(ctx);
     HEARTH_TRY(readDeviceOptions(args, model, &session));

@@ -47,8 +47,9 @@ const char* kDevice =
     "                        the longest context that would\n";
 
 const char* kContext =
-    "  --ctx N               context length in tokens (0 = the model's, at most 4096); more than the\n"
-    "                        model was trained for (or its RoPE scaling reaches) is refused\n"
+    "  --ctx N               context length in tokens (0 = the model's, capped by what fits in the\n"
+    "                        GPU's free memory or --vram-budget); more than the model was trained\n"
+    "                        for (or its RoPE scaling reaches) is refused\n"
     "  --allow-long-context  run a longer --ctx anyway (with a warning: quality degrades)\n";
 
 struct CommandHelp {

@@ -86,15 +86,22 @@ void checkCancel(const std::string& src, const fs::path& dir) {
 
 void checkLoadProgress(const std::string& src) {
     std::vector<double> seen;
+    std::vector<LoadPhase> phases;
     ModelParams p{.path = src, .threads = 1, .quant = "Q8_0"};
-    p.onProgress = [&](double f) { seen.push_back(f); };
+    p.onProgress = [&](double f, LoadPhase phase) {
+        seen.push_back(f);
+        if (phases.empty() || phases.back() != phase) phases.push_back(phase);
+    };
     auto model = Model::load(p);
     CHECK_OK(model);
     checkProgress(seen);
+    // On the CPU: reading, then the preset's conversion, then reading again (the backend's setup).
+    CHECK(phases.size() >= 2 && phases[0] == LoadPhase::Reading && phases[1] == LoadPhase::Converting);
+    CHECK_EQ(std::string(loadPhaseName(LoadPhase::Converting)), std::string("converting on the CPU"));
     if (model.isOk()) CHECK(!model.value()->params().onProgress);
     std::atomic<bool> cancel{false};
     p.cancel = &cancel;
-    p.onProgress = [&](double f) {
+    p.onProgress = [&](double f, LoadPhase) {
         if (f > 0.1) cancel = true;
     };
     CHECK_ERR(Model::load(p), StatusCode::Cancelled, "cancelled");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backend/cuda/cuda_status.h"
+#include "backend/cuda_memory_plan.h"
 #include "backend/cuda/prefill_gemm.h"
 #include "backend/cuda/device_health.h"
 #include "backend/cuda/process_memory.h"
@@ -17,10 +18,6 @@ namespace {
 
 using kernels::GemvType;
 
-constexpr uint64_t kAlign = 256;
-constexpr size_t kBlasWorkspaceBytes = 32ull << 20;
-constexpr int kLogitRowsPerPass = 32; // LogitsWanted::All: LM-head rows per pass
-
 // Hands out aligned pieces of one allocation; a first pass with base == null only sums sizes.
 struct Carver {
     uint8_t* base = nullptr;
@@ -28,7 +25,7 @@ struct Carver {
     template <typename T>
     T* take(uint64_t count) {
         T* p = base ? reinterpret_cast<T*>(base + used) : nullptr;
-        used += (count * sizeof(T) + kAlign - 1) / kAlign * kAlign;
+        used += cudaAligned(count * sizeof(T));
         return p;
     }
 };
@@ -75,34 +72,40 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     int major = 0;
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, m_w.device());
     m_gemvLaunch.pdl = !portable && major >= 9;
-    m_context = desc.contextLength;
-    m_chunk = std::min(desc.prefillChunk, m_context);
-    m_splitKeys = std::max(64, (m_context + 127) / 128 + 63) / 64 * 64;
-    m_decodeSplits = (m_context + m_splitKeys - 1) / m_splitKeys;
-    m_logitRows = std::min(m_chunk, kLogitRowsPerPass);
-    m_tileElements = prefillTileElements(m_w);
-    m_sortScratchBytes = kernels::sortScratchBytes(m_w.shape().vocab);
+    // Sizes and split factors come from the memory plan the estimate uses (backend/
+    // cuda_memory_plan.h), so that `inspect` and the allocation cannot drift apart.
+    m_sortScratchBytes = kernels::sortScratchBytes(s.vocab);
+    const CudaSessionPlan plan =
+        planCudaSession({s.vocab, s.hidden, s.layers, s.heads, s.kvHeads, s.headDim, s.ffn}, prefillTileElements(m_w),
+                        desc.contextLength, desc.prefillChunk, uint32_t(kernels::kvTypeBytes(m_kvType)),
+                        m_sortScratchBytes);
+    m_context = plan.context;
+    m_chunk = plan.chunk;
+    m_splitKeys = plan.splitKeys;
+    m_decodeSplits = plan.decodeSplits;
+    m_logitRows = plan.logitRows;
+    m_tileElements = plan.tileElements;
+    m_kvBytes = plan.kvCacheBytes;
 
     const uint64_t hq = uint64_t(s.heads) * s.headDim, kvW = uint64_t(s.kvHeads) * s.headDim;
     const uint64_t widest = std::max({uint64_t(s.hidden), hq, uint64_t(s.ffn)});
     const uint64_t C = uint64_t(m_chunk);
     const size_t partial = std::max(kernels::attentionPartialBytes(1, s.heads, s.headDim, m_decodeSplits),
                                     kernels::attentionPartialBytes(m_chunk, s.heads, s.headDim, 1));
-    m_kvBytes = 2ull * uint64_t(s.layers) * uint64_t(m_context) * kvW * kernels::kvTypeBytes(m_kvType);
 
     uint8_t* blasWorkspace = nullptr;
     auto carve = [&](Carver& c) {
         m_kv = c.take<uint8_t>(m_kvBytes);
-        blasWorkspace = c.take<uint8_t>(kBlasWorkspaceBytes);
+        blasWorkspace = c.take<uint8_t>(kCudaBlasWorkspaceBytes);
         d_tokenPos = c.take<int>(2);
         d_sampled = c.take<int>(1);
         d_x = c.take<float>(s.hidden);
         d_delta = c.take<float>(s.hidden);
         d_xn = c.take<float>(widest);
         d_x8 = c.take<uint8_t>(kernels::gemvX8Bytes(int(widest)));
-        d_q = c.take<float>(hq);
-        d_k = c.take<float>(kvW);
-        d_v = c.take<float>(kvW);
+        d_q = c.take<float>(hq + 2 * kvW); // q|k|v, as a fused qkv GEMV writes them
+        d_k = d_q ? d_q + hq : nullptr;
+        d_v = d_k ? d_k + kvW : nullptr;
         d_attn = c.take<float>(hq);
         d_act = c.take<float>(s.ffn);
         d_gate = c.take<float>(s.ffn);
@@ -128,9 +131,12 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
         p_logits = c.take<float>(uint64_t(m_logitRows) * s.vocab);
         p_tile = c.take<__half>(m_tileElements);
     };
-    Carver plan;
-    carve(plan);
-    const uint64_t total = plan.used;
+    Carver sizes;
+    carve(sizes);
+    const uint64_t total = sizes.used;
+    if (total != plan.totalBytes())
+        return internalError("the session's buffers take " + std::to_string(total) + " bytes but its memory plan says " +
+                             std::to_string(plan.totalBytes()) + ": the memory estimate would be wrong");
     m_workspaceBytes = total - m_kvBytes;
 
     HEARTH_CUDA_CHECK(cudaSetDevice(m_w.device()));
@@ -157,7 +163,7 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     HEARTH_CUDA_CHECK(cudaMemGetInfo(&freeAfterArena, &totalBytes));
     if (cublasCreate(&m_blas) != CUBLAS_STATUS_SUCCESS) return outOfMemory("cuBLAS could not start");
     if (cublasSetStream(m_blas, m_stream) != CUBLAS_STATUS_SUCCESS ||
-        cublasSetWorkspace(m_blas, blasWorkspace, kBlasWorkspaceBytes) != CUBLAS_STATUS_SUCCESS)
+        cublasSetWorkspace(m_blas, blasWorkspace, kCudaBlasWorkspaceBytes) != CUBLAS_STATUS_SUCCESS)
         return internalError("cuBLAS could not be set up");
     size_t freeAfterBlas = 0;
     HEARTH_CUDA_CHECK(cudaMemGetInfo(&freeAfterBlas, &totalBytes));
@@ -178,6 +184,7 @@ void* CudaSession::vCache(int layer) const {
 
 // y = W · (the decode's normed x): X8 or fp32, whichever the matrix reads.
 Status CudaSession::gemv(const DeviceMatrix& m, float* y) const {
+    if (m.isView()) return internalError("a GEMV was given a view of a fused matrix");
     HEARTH_CUDA_CHECK(kernels::launchGemv(m.type, m.data, m.takesX8() ? d_x8 : static_cast<const void*>(d_xn), y,
                                           m.n, m.k, m_stream, m_gemvLaunch));
     return Status::ok();
@@ -215,9 +222,13 @@ Status CudaSession::enqueueDecode() {
         const DeviceLayer& l = m_w.layers()[size_t(i)];
         HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, i ? d_delta : nullptr, l.attnNorm, s.hidden, 1, s.rmsEps, norm,
                                                  m_stream));
-        HEARTH_TRY(gemv(l.q, d_q));
-        HEARTH_TRY(gemv(l.k, d_k));
-        HEARTH_TRY(gemv(l.v, d_v));
+        if (l.qkv.data) { // one GEMV writes q|k|v, which d_q, d_k, d_v address contiguously
+            HEARTH_TRY(gemv(l.qkv, d_q));
+        } else {
+            HEARTH_TRY(gemv(l.q, d_q));
+            HEARTH_TRY(gemv(l.k, d_k));
+            HEARTH_TRY(gemv(l.v, d_v));
+        }
         HEARTH_CUDA_CHECK(kernels::launchQkvToCache(d_q, d_k, d_v, l.qBias, l.kBias, l.vBias, l.qNorm, l.kNorm, qkv, 1,
                                                     d_tokenPos + 1, 0, m_kvType, kCache(i), vCache(i), m_stream));
         kernels::AttentionCall call{d_q,          kCache(i),       vCache(i),         d_attn,      s.heads,

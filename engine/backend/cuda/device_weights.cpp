@@ -8,6 +8,8 @@
 #include "backend/cuda/cuda_status.h"
 #include "backend/cuda/device_health.h"
 #include "backend/cuda/process_memory.h"
+#include "backend/cuda/weight_quantize.h"
+#include "backend/cuda/weight_upload.h"
 
 namespace hearth::cuda {
 namespace {
@@ -15,7 +17,6 @@ namespace {
 using kernels::GemvType;
 
 constexpr uint64_t kAlign = 256;
-constexpr size_t kStagingBytes = 64ull << 20; // per pinned buffer; two alternate
 
 uint64_t aligned(uint64_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
@@ -34,22 +35,37 @@ bool isMatrixRole(int role) {
     }
 }
 
-// Frees what a load allocated for itself (staging, scratch, stream) on every path out.
-struct LoadScratch {
-    void* staging[2] = {nullptr, nullptr};
-    cudaEvent_t copied[2] = {nullptr, nullptr};
-    void* repack = nullptr;
-    cudaStream_t stream = nullptr;
-    ~LoadScratch() {
-        if (stream) cudaStreamSynchronize(stream);
-        for (int i = 0; i < 2; ++i) {
-            if (copied[i]) cudaEventDestroy(copied[i]);
-            if (staging[i]) cudaFreeHost(staging[i]);
-        }
-        if (repack) cudaFree(repack);
-        if (stream) cudaStreamDestroy(stream);
+// A layer's q, k and v (indices into the table, -1 when absent) and whether the module keeps
+// them as one matrix: all three present with one device type and width.
+struct QkvParts {
+    int q = -1, k = -1, v = -1;
+    bool fused = false;
+    int rows(const HearthCudaModelDesc& d) const { return int(d.tensors[q].rows + d.tensors[k].rows + d.tensors[v].rows); }
+    int kRow(const HearthCudaModelDesc& d) const { return int(d.tensors[q].rows); }
+    int vRow(const HearthCudaModelDesc& d) const { return int(d.tensors[q].rows + d.tensors[k].rows); }
+    uint64_t bytes(const HearthCudaModelDesc& d) const {
+        uint64_t total = 0;
+        for (int i : {q, k, v}) total += d.tensors[i].deviceRowBytes * uint64_t(d.tensors[i].rows);
+        return total;
     }
 };
+
+std::vector<QkvParts> findQkv(const HearthCudaModelDesc& d) {
+    std::vector<QkvParts> parts(size_t(d.layers));
+    for (int32_t i = 0; i < d.tensorCount; ++i) {
+        const HearthCudaTensor& t = d.tensors[i];
+        if (t.layer < 0) continue;
+        if (t.role == HEARTH_CUDA_ATTN_Q) parts[size_t(t.layer)].q = i;
+        if (t.role == HEARTH_CUDA_ATTN_K) parts[size_t(t.layer)].k = i;
+        if (t.role == HEARTH_CUDA_ATTN_V) parts[size_t(t.layer)].v = i;
+    }
+    for (QkvParts& p : parts) {
+        if (p.q < 0 || p.k < 0 || p.v < 0) continue;
+        const HearthCudaTensor &q = d.tensors[p.q], &k = d.tensors[p.k], &v = d.tensors[p.v];
+        p.fused = q.deviceType == k.deviceType && k.deviceType == v.deviceType && q.cols == k.cols && k.cols == v.cols;
+    }
+    return parts;
+}
 
 } // namespace
 
@@ -93,26 +109,50 @@ Status DeviceWeights::upload(const HearthCudaModelDesc& d) {
             return unsupported("layer " + std::to_string(l) + " has a mixer the CUDA backend cannot run yet");
     HEARTH_CUDA_CHECK(cudaSetDevice(d.device));
 
-    // Plan: where every tensor goes in one arena, and the largest repack scratch.
-    std::vector<uint64_t> offsets(size_t(d.tensorCount));
-    uint64_t total = 0, repackBytes = 0;
     for (int32_t i = 0; i < d.tensorCount; ++i) {
         const HearthCudaTensor& t = d.tensors[i];
         if (t.role < 0 || t.role >= HEARTH_CUDA_ROLE_COUNT || t.layer < -1 || t.layer >= d.layers || !t.data)
             return invalidArgument("tensor " + std::to_string(i) + " of the table is malformed");
-        const uint64_t bytes = t.rowBytes * uint64_t(t.rows);
+    }
+    const std::vector<QkvParts> qkv = findQkv(d);
+
+    // Plan: where every tensor goes in one arena (in its device type; a fused q|k|v as one
+    // piece), the largest repack scratch, and what converts on the way.
+    std::vector<uint64_t> offsets(size_t(d.tensorCount));
+    uint64_t total = 0;
+    WeightUploader::Plan plan;
+    for (int32_t i = 0; i < d.tensorCount; ++i) {
+        const HearthCudaTensor& t = d.tensors[i];
+        const QkvParts* fused = t.layer >= 0 && qkv[size_t(t.layer)].fused ? &qkv[size_t(t.layer)] : nullptr;
+        const bool stackedTail = fused && (i == fused->k || i == fused->v);
+        const uint64_t bytes = fused && i == fused->q ? fused->bytes(d) : t.deviceRowBytes * uint64_t(t.rows);
         GemvType type;
         if (isMatrixRole(t.role)) {
-            if (!gemvTypeOf(t.type, type) || !kernels::gemvSupports(type, int(t.rows), int(t.cols)))
-                return unsupported("a weight of type id " + std::to_string(t.type) + " and shape " +
+            if (!gemvTypeOf(t.deviceType, type) || !kernels::gemvSupports(type, int(t.rows), int(t.cols)))
+                return unsupported("a weight of type id " + std::to_string(t.deviceType) + " and shape " +
                                    std::to_string(t.rows) + "x" + std::to_string(t.cols) +
                                    " cannot run on the CUDA backend");
-            if (kernels::gemvNeedsRepack(type)) repackBytes = std::max(repackBytes, bytes);
-        } else if (t.type != 0 || t.rows != 1) {
+            if (kernels::gemvNeedsRepack(type)) plan.repackBytes = std::max(plan.repackBytes, bytes);
+        } else if (t.type != 0 || t.deviceType != 0 || t.rows != 1) {
             return invalidArgument("vector tensors must be F32 rows");
         }
+        if (t.deviceType != t.type) {
+            if (!canQuantizeOnDevice(t.type, t.deviceType))
+                return unsupported(describeTensor(t) + ": the GPU cannot convert type id " + std::to_string(t.type) +
+                                   " to " + std::to_string(t.deviceType));
+            ++plan.convertedTensors;
+        } else if (t.deviceRowBytes != t.rowBytes) {
+            return invalidArgument(describeTensor(t) + ": row sizes disagree without a conversion");
+        }
+        plan.sourceBytes += t.rowBytes * uint64_t(t.rows);
+        if (stackedTail) continue; // placed right after the rows before it, below
         offsets[size_t(i)] = total;
         total += aligned(bytes);
+    }
+    for (const QkvParts& f : qkv) {
+        if (!f.fused) continue;
+        offsets[size_t(f.k)] = offsets[size_t(f.q)] + d.tensors[f.q].deviceRowBytes * uint64_t(d.tensors[f.q].rows);
+        offsets[size_t(f.v)] = offsets[size_t(f.k)] + d.tensors[f.k].deviceRowBytes * uint64_t(d.tensors[f.k].rows);
     }
     const uint64_t freqOffset = total;
     total += aligned(uint64_t(std::max(1, d.ropeDims / 2)) * sizeof(float));
@@ -129,63 +169,34 @@ Status DeviceWeights::upload(const HearthCudaModelDesc& d) {
     addAllocatedBytes(int64_t(total));
     auto* arena = static_cast<uint8_t*>(m_arena);
 
-    LoadScratch s;
-    HEARTH_CUDA_CHECK(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
-    for (int i = 0; i < 2; ++i) {
-        HEARTH_CUDA_CHECK(cudaHostAlloc(&s.staging[i], kStagingBytes, cudaHostAllocDefault));
-        HEARTH_CUDA_CHECK(cudaEventCreateWithFlags(&s.copied[i], cudaEventDisableTiming));
-    }
-    if (repackBytes) {
-        if (cudaMalloc(&s.repack, repackBytes) != cudaSuccess) {
-            cudaGetLastError();
-            s.repack = nullptr;
-            return outOfMemory("repacking the weights needs " + std::to_string(repackBytes >> 20) +
-                               " MiB of GPU memory beyond the weights' " + std::to_string(total >> 20) + " MiB");
-        }
-    }
-
-    // Stream each tensor through the pinned buffers: while the GPU copies one, the CPU fills the
-    // other from the mapped file.
-    uint64_t done = 0, chunkIndex = 0;
-    auto copyIn = [&](uint8_t* dst, const uint8_t* src, uint64_t bytes) -> Status {
-        for (uint64_t at = 0; at < bytes; at += kStagingBytes, ++chunkIndex) {
-            const size_t n = size_t(std::min<uint64_t>(kStagingBytes, bytes - at));
-            const int b = int(chunkIndex & 1);
-            HEARTH_CUDA_CHECK(cudaEventSynchronize(s.copied[b]));
-            std::memcpy(s.staging[b], src + at, n);
-            HEARTH_CUDA_CHECK(cudaMemcpyAsync(dst + at, s.staging[b], n, cudaMemcpyHostToDevice, s.stream));
-            HEARTH_CUDA_CHECK(cudaEventRecord(s.copied[b], s.stream));
-            done += n;
-            if (d.progress && d.progress(d.progressUser, float(double(done) / double(std::max<uint64_t>(total, 1)))))
-                return cancelled("loading was cancelled");
-        }
-        return Status::ok();
-    };
-
+    HEARTH_ASSIGN(std::unique_ptr<WeightUploader> uploader, WeightUploader::create(plan, d));
     m_layers.assign(size_t(d.layers), DeviceLayer{});
     bool haveOutput = false;
     for (int32_t i = 0; i < d.tensorCount; ++i) {
         const HearthCudaTensor& t = d.tensors[i];
         uint8_t* dst = arena + offsets[size_t(i)];
-        const uint64_t bytes = t.rowBytes * uint64_t(t.rows);
-        const auto* src = static_cast<const uint8_t*>(t.data);
-        if (!isMatrixRole(t.role)) {
-            HEARTH_TRY(copyIn(dst, src, bytes));
+        GemvType type = GemvType::F32;
+        if (isMatrixRole(t.role)) gemvTypeOf(t.deviceType, type);
+        const QkvParts* fused = t.layer >= 0 && qkv[size_t(t.layer)].fused ? &qkv[size_t(t.layer)] : nullptr;
+        const bool stacked = fused && (i == fused->q || i == fused->k || i == fused->v);
+        if (stacked && kernels::gemvNeedsRepack(type)) { // one repack of all three, at q's turn
+            if (i == fused->q)
+                HEARTH_TRY(uploader->uploadStacked({&d.tensors[fused->q], &d.tensors[fused->k], &d.tensors[fused->v]},
+                                                   type, dst));
         } else {
-            GemvType type;
-            gemvTypeOf(t.type, type);
-            if (kernels::gemvNeedsRepack(type)) {
-                HEARTH_TRY(copyIn(static_cast<uint8_t*>(s.repack), src, bytes));
-                HEARTH_CUDA_CHECK(kernels::launchGemvRepack(type, s.repack, dst, int(t.rows), int(t.cols), s.stream));
-            } else {
-                HEARTH_TRY(copyIn(dst, src, bytes));
-            }
+            HEARTH_TRY(uploader->upload(t, isMatrixRole(t.role), type, dst));
         }
         const auto* vec = reinterpret_cast<const float*>(dst);
         DeviceMatrix m;
         if (isMatrixRole(t.role)) {
-            gemvTypeOf(t.type, m.type);
+            m.type = type;
             m.n = int(t.rows), m.k = int(t.cols), m.data = dst;
+            if (stacked) { // a view of the fused matrix, which starts at q
+                m.data = arena + offsets[size_t(fused->q)];
+                m.rowOffset = i == fused->q ? 0 : i == fused->k ? fused->kRow(d) : fused->vRow(d);
+                m.storedRows = fused->rows(d);
+                m_layers[size_t(t.layer)].qkv = {type, fused->rows(d), int(t.cols), m.data};
+            }
             if (t.role != HEARTH_CUDA_TOKEN_EMBD) (m.takesX8() ? m_anyX8 : m_anyF32) = true;
         }
         DeviceLayer* layer = t.layer >= 0 ? &m_layers[size_t(t.layer)] : nullptr;
@@ -218,10 +229,9 @@ Status DeviceWeights::upload(const HearthCudaModelDesc& d) {
         (m_output.takesX8() ? m_anyX8 : m_anyF32) = true;
     }
     if (d.ropeDims > 0)
-        HEARTH_CUDA_CHECK(cudaMemcpyAsync(arena + freqOffset, d.ropeInvFreq, size_t(d.ropeDims / 2) * sizeof(float),
-                                          cudaMemcpyHostToDevice, s.stream));
+        HEARTH_TRY(uploader->copy(arena + freqOffset, d.ropeInvFreq, uint64_t(d.ropeDims / 2) * sizeof(float)));
     m_invFreq = reinterpret_cast<const float*>(arena + freqOffset);
-    HEARTH_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+    HEARTH_TRY(uploader->finish());
     if (injectedFault() == Fault::OomLoad) // after everything was allocated: the cleanup is what is tested
         return outOfMemory("(injected by HEARTH_FAULT=oom-load) the weights did not fit");
 

@@ -14,17 +14,27 @@
 
 namespace hearth::cuda {
 
-// A matrix in its device layout: n rows (outputs) of k inputs.
+// A matrix in its device layout: n rows (outputs) of k inputs. A view of rows
+// [rowOffset, rowOffset + n) of a larger stored matrix of storedRows rows (q, k and v inside a
+// layer's fused qkv) has data pointing at the stored matrix: only row-addressed readers (prefill's
+// dequantizing GEMM) take views, since repacked layouts are not row-contiguous.
 struct DeviceMatrix {
     kernels::GemvType type = kernels::GemvType::F32;
     int n = 0, k = 0;
     const void* data = nullptr;
+    int rowOffset = 0;
+    int storedRows = 0; // 0: n (not a view)
     bool takesX8() const { return kernels::gemvTakesX8(type); }
+    bool isView() const { return storedRows != 0; }
+    int stored() const { return storedRows ? storedRows : n; }
 };
 
 struct DeviceLayer {
     const float* attnNorm = nullptr;
     DeviceMatrix q, k, v, o;
+    // q, k and v as one [q rows + k rows + v rows, hidden] matrix when they share a type (the
+    // decode then runs one GEMV writing q|k|v contiguously; q, k, v are views of it). Else null.
+    DeviceMatrix qkv;
     const float *qBias = nullptr, *kBias = nullptr, *vBias = nullptr; // null: none
     const float *qNorm = nullptr, *kNorm = nullptr;                    // null: none
     const float* ffnNorm = nullptr;

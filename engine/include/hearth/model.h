@@ -19,6 +19,16 @@
 
 namespace hearth {
 
+// What a load is doing, for the words beside a progress bar (loadPhaseName).
+enum class LoadPhase {
+    Reading,         // the file's header, tensor table and tokenizer; checking the tensors
+    Converting,      // applying a quant preset on the CPU (minutes for a large 16-bit source)
+    Uploading,       // copying the weights to the GPU
+    QuantizingOnGpu, // copying a 16-bit source to the GPU and applying the preset there
+};
+// "reading the model", "converting on the CPU", "uploading to the GPU", "quantizing on the GPU"
+const char* loadPhaseName(LoadPhase phase);
+
 struct ModelParams {
     std::string path;                      // a .gguf file or a Hugging Face folder
     // Cpu, Cuda, or Auto: CUDA when a usable device is present, else the CPU (Model::placement()
@@ -39,9 +49,11 @@ struct ModelParams {
     std::string quant;
     // Converting already-quantized matrices to another type loses quality; refused unless set.
     bool allowRequantize = false;
-    // The load's progress, a fraction in [0, 1], on the loading thread (0 first, 1 when done;
-    // between them as a preset converts tensors, the slow part).
-    std::function<void(double fraction)> onProgress;
+    // The load's progress on the loading thread: a fraction in [0, 1] (0 first, 1 when done;
+    // between them as a preset converts tensors and as weights go to the GPU) and the phase.
+    // With a preset and a CUDA device, 16-bit weights are quantized on the GPU (seconds, where
+    // the CPU takes minutes), giving the blocks the CPU's quantizer would.
+    std::function<void(double fraction, LoadPhase phase)> onProgress;
     // Set from any thread to stop the load (checked before reading and between converted
     // tensors): the load then fails with Cancelled.
     const std::atomic<bool>* cancel = nullptr;

@@ -58,7 +58,10 @@ struct GenerateResult {
 };
 
 struct SessionParams {
-    int32_t contextLength = 0;        // KV positions; 0 = the model's, capped at 4096
+    // KV positions; 0 = the model's trained context, capped by what fits: the VRAM budget, else
+    // the GPU's free memory less a margin (on the CPU a quarter of the free RAM), rounded down
+    // to a multiple of 256. Session::contextLength() says what was chosen.
+    int32_t contextLength = 0;
     // The KV cache's element type on every backend: K and V are rounded to it when stored (f16
     // and bf16 halve the cache; a test that compares with a reference names F32).
     KvType kvType = KvType::F16;

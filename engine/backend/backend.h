@@ -100,6 +100,7 @@ public:
 struct DeviceModelParams {
     DeviceKind kind = DeviceKind::Cpu; // Cpu or Cuda (Auto is resolved by the caller)
     int32_t threads = 0; // CPU threads; 0: all hardware threads
+    bool fastCpuKernels = true; // the CPU's SIMD kernels, or the reference (ModelParams::cpuKernels)
     int32_t gpu = 0;     // CUDA device ordinal
     // Upload progress in [0, 1] and cancellation (checked between chunks); either may be null.
     std::function<void(double)> onProgress;
@@ -115,7 +116,7 @@ Result<std::unique_ptr<DeviceModel>> createDeviceModel(const LoadedModel& model,
 StateBytes cpuSessionBytes(const ModelConfig& config, int32_t context, KvCacheType kvType);
 
 // Per backend (backend/cpu/cpu_backend.cpp, backend/cuda_backend.cpp).
-Result<std::unique_ptr<DeviceModel>> createCpuDeviceModel(const LoadedModel& model, int32_t threads);
+Result<std::unique_ptr<DeviceModel>> createCpuDeviceModel(const LoadedModel& model, int32_t threads, bool fastKernels);
 Result<std::unique_ptr<DeviceModel>> createCudaDeviceModel(const LoadedModel& model, const DeviceModelParams& params);
 
 } // namespace hearth

@@ -5,7 +5,7 @@ namespace hearth {
 
 Result<std::unique_ptr<DeviceModel>> createDeviceModel(const LoadedModel& model, const DeviceModelParams& params) {
     switch (params.kind) {
-    case DeviceKind::Cpu: return createCpuDeviceModel(model, params.threads);
+    case DeviceKind::Cpu: return createCpuDeviceModel(model, params.threads, params.fastCpuKernels);
     case DeviceKind::Cuda: return createCudaDeviceModel(model, params);
     case DeviceKind::Auto: return invalidArgument("the device must be chosen before a model is placed on it");
     }

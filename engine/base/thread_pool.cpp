@@ -2,7 +2,26 @@
 
 #include <algorithm>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace hearth {
+namespace {
+
+// A few tens of microseconds of polling: longer than the gap between a decode step's jobs,
+// short enough that an idle pool goes back to sleep at once.
+constexpr int kSpins = 2000;
+
+void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#else
+    std::this_thread::yield();
+#endif
+}
+
+} // namespace
 
 ThreadPool::ThreadPool(int threads) {
     if (threads <= 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -29,16 +48,17 @@ void ThreadPool::runShare(int index) {
 void ThreadPool::workerLoop(int index) {
     uint64_t seen = 0;
     for (;;) {
+        for (int i = 0; i < kSpins && m_generation.load(std::memory_order_acquire) == seen; ++i) relax();
         {
             std::unique_lock lock(m_mutex);
-            m_wake.wait(lock, [&] { return m_stop || m_generation != seen; });
+            m_wake.wait(lock, [&] { return m_stop || m_generation.load(std::memory_order_acquire) != seen; });
             if (m_stop) return;
-            seen = m_generation;
+            seen = m_generation.load(std::memory_order_acquire);
         }
         runShare(index);
-        {
-            std::lock_guard lock(m_mutex);
-            if (--m_pending == 0) m_done.notify_one();
+        if (m_pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            std::lock_guard lock(m_mutex); // the owner checks m_pending under the mutex before sleeping
+            m_done.notify_one();
         }
     }
 }
@@ -51,17 +71,18 @@ void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t, in
         return;
     }
     {
-        std::lock_guard lock(m_mutex);
+        std::lock_guard lock(m_mutex); // sleeping workers re-check the generation under it
         m_job = &fn;
         m_count = count;
         m_parts = parts;
-        m_pending = int(m_workers.size());
-        ++m_generation;
+        m_pending.store(int(m_workers.size()), std::memory_order_relaxed);
+        m_generation.fetch_add(1, std::memory_order_release);
     }
     m_wake.notify_all();
     runShare(0);
+    for (int i = 0; i < kSpins && m_pending.load(std::memory_order_acquire) != 0; ++i) relax();
     std::unique_lock lock(m_mutex);
-    m_done.wait(lock, [&] { return m_pending == 0; });
+    m_done.wait(lock, [&] { return m_pending.load(std::memory_order_acquire) == 0; });
     m_job = nullptr;
 }
 

@@ -2,6 +2,7 @@
 // ranges (rows, heads), never across a reduction, so results do not depend on the thread count.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -35,8 +36,11 @@ private:
     const std::function<void(int64_t, int64_t)>* m_job = nullptr;
     int64_t m_count = 0;
     int m_parts = 1;
-    uint64_t m_generation = 0;
-    int m_pending = 0;
+    // Jobs come back to back in a decode step (one per matrix-vector product, ~100 a token):
+    // workers and the owner poll these briefly before sleeping, so a job starts and ends without
+    // a futex round trip each time.
+    std::atomic<uint64_t> m_generation{0};
+    std::atomic<int> m_pending{0};
     bool m_stop = false;
 };
 

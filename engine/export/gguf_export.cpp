@@ -110,6 +110,12 @@ public:
         if (qk && m_permute) bytes = permuteRows(bytes.data(), sizeof(float), int64_t(v.size()), m_config.headDim);
         m_writer.addTensor(name, DType::F32, {uint64_t(v.size())}, std::move(bytes));
     }
+    // An F32 matrix of `rows` rows of `cols` values held as floats (ssm_conv1d: ne [cols, rows]).
+    void floatMatrix(const std::vector<float>& v, int64_t cols, const std::string& name) {
+        std::vector<uint8_t> bytes(v.size() * sizeof(float));
+        std::memcpy(bytes.data(), v.data(), bytes.size());
+        m_writer.addTensor(name, DType::F32, {uint64_t(cols), uint64_t(v.size()) / uint64_t(cols)}, std::move(bytes));
+    }
 
 private:
     io::GgufWriter& m_writer;
@@ -129,6 +135,30 @@ Status copySourceKeys(Metadata& meta, const LoadedModel& model) {
     return Status::ok();
 }
 
+void writeFfn(TensorWriter& t, const FfnWeights& f, const ModelConfig& c, int layer) {
+    auto name = [&](TensorRole role) { return tensorName(role, ModelFormat::Gguf, layer); };
+    t.vector(f.norm, name(ffnNormRole(c)));
+    t.matrix(f.gate, name(TensorRole::Gate), false);
+    t.matrix(f.up, name(TensorRole::Up), false);
+    t.matrix(f.down, name(TensorRole::Down), false);
+}
+
+// A Gated DeltaNet layer with llama.cpp's names; its values already as GGUF holds them (norm
+// gains 1 + w, ssm_a = -exp(A_log), value heads tiled).
+void writeDeltaNet(TensorWriter& t, const DeltaNetWeights& n, const DeltaNetDims& d, int layer) {
+    auto name = [&](TensorRole role) { return tensorName(role, ModelFormat::Gguf, layer); };
+    t.vector(n.norm, name(TensorRole::AttnNorm));
+    t.matrix(n.qkv, name(TensorRole::DeltaQkv), false);
+    t.matrix(n.gate, name(TensorRole::DeltaGate), false);
+    t.floatMatrix(n.conv, d.convKernel, name(TensorRole::DeltaConv));
+    t.vector(n.dtBias, name(TensorRole::DeltaDtBias));
+    t.vector(n.negExpA, name(TensorRole::DeltaA));
+    t.matrix(n.beta, name(TensorRole::DeltaBeta), false);
+    t.matrix(n.alpha, name(TensorRole::DeltaAlpha), false);
+    t.vector(n.outNorm, name(TensorRole::DeltaNorm));
+    t.matrix(n.out, name(TensorRole::DeltaOut), false);
+}
+
 } // namespace
 
 Result<io::GgufWriter> buildGgufWriter(const LoadedModel& model, QuantPreset preset) {
@@ -136,6 +166,9 @@ Result<io::GgufWriter> buildGgufWriter(const LoadedModel& model, QuantPreset pre
     const ModelWeights& w = model.weights;
     const std::string arch = architectureName(c.arch);
     if (!model.tokenizer) return failedPrecondition(model.path + ": the model has no tokenizer to export");
+    if (c.deltaNetLayerCount() > 0 && c.deltaNet.order != ValueHeadOrder::Tiled)
+        return failedPrecondition(model.path + ": the Gated DeltaNet value heads are in Hugging Face's grouped order; "
+                                  "reorder them to llama.cpp's tiled order first (reorderValueHeadsToTiled)");
     io::GgufWriter writer;
     Metadata meta(writer);
     bool quantized = false;
@@ -163,6 +196,11 @@ Result<io::GgufWriter> buildGgufWriter(const LoadedModel& model, QuantPreset pre
         const AttentionWeights& a = w.layers[i].attention;
         const FfnWeights& f = w.layers[i].ffn;
         auto name = [&](TensorRole role) { return tensorName(role, gguf, int(i)); };
+        if (w.layers[i].mixer == Mixer::GatedDeltaNet) {
+            writeDeltaNet(t, w.layers[i].deltaNet, c.deltaNet, int(i));
+            writeFfn(t, f, c, int(i));
+            continue;
+        }
         t.vector(a.norm, name(TensorRole::AttnNorm));
         t.matrix(a.q, name(TensorRole::Q), true);
         t.vector(a.qBias, name(TensorRole::QBias), true);
@@ -173,10 +211,7 @@ Result<io::GgufWriter> buildGgufWriter(const LoadedModel& model, QuantPreset pre
         t.vector(a.qNorm, name(TensorRole::QNorm));
         t.vector(a.kNorm, name(TensorRole::KNorm));
         t.matrix(a.o, name(TensorRole::O), false);
-        t.vector(f.norm, name(TensorRole::FfnNorm));
-        t.matrix(f.gate, name(TensorRole::Gate), false);
-        t.matrix(f.up, name(TensorRole::Up), false);
-        t.matrix(f.down, name(TensorRole::Down), false);
+        writeFfn(t, f, c, int(i));
     }
     t.vector(w.outputNorm, tensorName(TensorRole::OutputNorm, gguf));
     // A tied LM head is token_embd: llama.cpp reads a missing output.weight as tied.

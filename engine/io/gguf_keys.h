@@ -48,5 +48,15 @@ inline constexpr const char* kRmsEpsilon = "attention.layer_norm_rms_epsilon";
 inline constexpr const char* kRopeFreqBase = "rope.freq_base";
 inline constexpr const char* kRopeDimensionCount = "rope.dimension_count";
 inline constexpr const char* kRopeScaling = "rope.scaling."; // + type, factor, ...
+inline constexpr const char* kRopeDimensionSections = "rope.dimension_sections";
+// Hybrid recurrent models (qwen35): the Gated DeltaNet sizes and which layers are recurrent.
+inline constexpr const char* kSsmConvKernel = "ssm.conv_kernel";
+inline constexpr const char* kSsmStateSize = "ssm.state_size";
+inline constexpr const char* kSsmGroupCount = "ssm.group_count";
+inline constexpr const char* kSsmTimeStepRank = "ssm.time_step_rank";
+inline constexpr const char* kSsmInnerSize = "ssm.inner_size";
+inline constexpr const char* kFullAttentionInterval = "full_attention_interval";
+inline constexpr const char* kRecurrentLayers = "attention.recurrent_layers";
+inline constexpr const char* kNextnPredictLayers = "nextn_predict_layers"; // MTP blocks after the layers
 
 } // namespace hearth::gguf_key

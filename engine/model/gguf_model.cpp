@@ -3,6 +3,7 @@
 #include "io/gguf_keys.h"
 #include "model/arch/arch.h"
 #include "model/model_loader.h"
+#include "model/sampling_defaults.h"
 #include "quant/dequantize.h"
 
 namespace hearth {
@@ -49,18 +50,41 @@ Status readRopeScaling(const io::GgufFile& file, const std::string& arch, RopePa
     return Status::ok();
 }
 
+// head_count_kv: one number, or (some hybrid models' files) one per layer with 0 for layers
+// without attention; the attention layers must agree.
+Result<int32_t> readKvHeads(const io::GgufFile& file, const std::string& key) {
+    const io::GgufValue* value = file.find(key);
+    const auto* items = value ? value->asArray() : nullptr;
+    if (!items) return readDim(file, key, 65536);
+    uint64_t heads = 0;
+    for (const io::GgufValue& v : *items) {
+        const uint64_t n = v.asUInt().value_or(0);
+        if (n == 0) continue;
+        if (heads != 0 && n != heads)
+            return unsupported(file.path() + ": key " + key + " gives the layers different KV head counts (" +
+                               std::to_string(heads) + " and " + std::to_string(n) + ")");
+        heads = n;
+    }
+    if (heads == 0 || heads > 65536) return dataLoss(file.path() + ": key " + key + " names no KV head count");
+    return int32_t(heads);
+}
+
 } // namespace
 
 Result<ModelConfig> configFromGguf(const io::GgufFile& file) {
     ModelConfig c;
     HEARTH_ASSIGN(std::string arch, file.getString(gguf_key::kArchitecture));
     const ArchSpec* spec = findArchByGgufName(arch);
+    if (arch == "clip") // llama.cpp's mmproj files: a vision encoder and projector, no text model
+        return unsupported(file.path() + ": general.architecture is 'clip': this file holds only a vision encoder "
+                           "(an mmproj file), no language model; open the model's main GGUF");
     if (!spec)
         return unsupported(file.path() + ": unsupported architecture '" + arch + "' (supported: " +
                            supportedArchitectures() + ")");
     c.arch = spec->arch;
     if (auto name = file.getString(gguf_key::kName); name.isOk()) c.name = name.value();
     if (auto license = file.getString(gguf_key::kLicense); license.isOk()) c.license = license.value();
+    c.sampling = samplingHintsFromGguf(file);
 
     HEARTH_ASSIGN(c.hidden, readDim(file, gguf_key::archKey(arch, gguf_key::kEmbeddingLength)));
     HEARTH_ASSIGN(c.layers, readDim(file, gguf_key::archKey(arch, gguf_key::kBlockCount), 4096));
@@ -68,7 +92,7 @@ Result<ModelConfig> configFromGguf(const io::GgufFile& file) {
     HEARTH_ASSIGN(c.heads, readDim(file, gguf_key::archKey(arch, gguf_key::kHeadCount), 65536));
     c.kvHeads = c.heads;
     if (file.find(gguf_key::archKey(arch, gguf_key::kHeadCountKv))) {
-        HEARTH_ASSIGN(c.kvHeads, readDim(file, gguf_key::archKey(arch, gguf_key::kHeadCountKv), 65536));
+        HEARTH_ASSIGN(c.kvHeads, readKvHeads(file, gguf_key::archKey(arch, gguf_key::kHeadCountKv)));
     }
     HEARTH_ASSIGN(c.contextLength, readDim(file, gguf_key::archKey(arch, gguf_key::kContextLength), 1u << 30));
     c.headDim = c.hidden / c.heads;
@@ -109,6 +133,7 @@ Result<ModelConfig> configFromGguf(const io::GgufFile& file) {
                             " but token_embd.weight has " + std::to_string(c.vocabSize) + " rows");
     }
     c.tiedEmbeddings = file.findTensor("output.weight") == nullptr;
+    if (spec->ggufKeys) HEARTH_TRY(spec->ggufKeys(c, file));
     HEARTH_TRY(spec->conventions(c, ModelFormat::Gguf, nullptr, file.path()));
 
     // Llama 3.1: per-frequency factors stored as a tensor.
@@ -151,6 +176,7 @@ Result<ModelDescription> describeGguf(const std::string& path) {
     d.path = path;
     d.format = ModelFormat::Gguf;
     HEARTH_ASSIGN(d.config, configFromGguf(file));
+    addSamplingBeside(path, d.config.sampling);
     d.tensors = tensorSourceFromGguf(file);
     return d;
 }

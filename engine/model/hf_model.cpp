@@ -7,6 +7,7 @@
 #include "io/safetensors.h"
 #include "model/arch/arch.h"
 #include "model/model_loader.h"
+#include "model/sampling_defaults.h"
 
 namespace hearth {
 namespace {
@@ -57,7 +58,9 @@ Status readRope(const json& j, const std::string& file, RopeParams& rope) {
     std::string type = "default";
     for (const char* key : {"rope_type", "type"})
         if (auto it = scaling->find(key); it != scaling->end() && it->is_string()) type = it->get<std::string>();
-    if (type == "default" || type == "none") return Status::ok();
+    // "mrope" (multimodal RoPE): for text every section sees the same position, so it is the
+    // plain rotation of its frequencies.
+    if (type == "default" || type == "none" || type == "mrope") return Status::ok();
     if (type == "linear") rope.scaling = RopeScaling::Linear;
     else if (type == "llama3") rope.scaling = RopeScaling::Llama3;
     else if (type == "yarn") rope.scaling = RopeScaling::Yarn;
@@ -108,7 +111,11 @@ Result<ModelConfig> configFromHf(const json& j, const std::string& file) {
         return unsupported(file + ": unsupported architecture '" + arch + "' (supported: " + supportedArchitectures() + ")");
     c.arch = spec->arch;
     c.name = fs::path(file).parent_path().filename().string();
-    ConfigReader r{j, file};
+    // A vision-language wrapper (qwen3_5) keeps the language model's keys in text_config; the
+    // vision tower's are not needed for text.
+    const auto text = j.find("text_config");
+    const json& t = text != j.end() && text->is_object() ? *text : j;
+    ConfigReader r{t, file};
     HEARTH_ASSIGN(c.vocabSize, r.dim("vocab_size"));
     HEARTH_ASSIGN(c.hidden, r.dim("hidden_size"));
     HEARTH_ASSIGN(c.layers, r.dim("num_hidden_layers", 4096));
@@ -117,18 +124,22 @@ Result<ModelConfig> configFromHf(const json& j, const std::string& file) {
     HEARTH_ASSIGN(c.kvHeads, r.dimOr("num_key_value_heads", c.heads, 65536));
     HEARTH_ASSIGN(c.headDim, r.dimOr("head_dim", c.hidden / c.heads, 65536));
     HEARTH_ASSIGN(c.contextLength, r.dimOr("max_position_embeddings", 4096, 1 << 30));
-    HEARTH_ASSIGN(double eps, ConfigReader::number(j, "rms_norm_eps", 1e-6, file));
+    HEARTH_ASSIGN(double eps, ConfigReader::number(t, "rms_norm_eps", 1e-6, file));
     c.rmsEps = float(eps);
-    HEARTH_ASSIGN(c.tiedEmbeddings, ConfigReader::flag(j, "tie_word_embeddings", false, file));
-    if (auto act = j.find("hidden_act"); act != j.end() && act->is_string() && *act != "silu")
+    HEARTH_ASSIGN(c.tiedEmbeddings, ConfigReader::flag(t.contains("tie_word_embeddings") ? t : j, "tie_word_embeddings", false, file));
+    if (auto act = t.find("hidden_act"); act != t.end() && act->is_string() && *act != "silu")
         return unsupported(file + ": hidden_act '" + act->get<std::string>() + "' is not supported (only silu)");
-    HEARTH_ASSIGN(double rotaryFraction, ConfigReader::number(j, "partial_rotary_factor", 1.0, file));
+    // partial_rotary_factor at the top level, or (transformers 5) inside rope_parameters.
+    const auto ropeParameters = t.find("rope_parameters");
+    const json& rotary = t.contains("partial_rotary_factor") || ropeParameters == t.end() || !ropeParameters->is_object()
+                             ? t : *ropeParameters;
+    HEARTH_ASSIGN(double rotaryFraction, ConfigReader::number(rotary, "partial_rotary_factor", 1.0, file));
     c.rope.dims = int32_t(std::lround(c.headDim * rotaryFraction));
     if (!(rotaryFraction > 0 && rotaryFraction <= 1) || c.rope.dims % 2 != 0)
         return dataLoss(file + ": partial_rotary_factor " + std::to_string(rotaryFraction) +
                         " must give an even number of rotated dimensions of the " + std::to_string(c.headDim));
-    HEARTH_TRY(readRope(j, file, c.rope));
-    HEARTH_TRY(spec->conventions(c, ModelFormat::HuggingFace, &j, file));
+    HEARTH_TRY(readRope(t, file, c.rope));
+    HEARTH_TRY(spec->conventions(c, ModelFormat::HuggingFace, &t, file));
     return c;
 }
 
@@ -187,9 +198,11 @@ Result<ModelDescription> describeHfFolder(const std::string& folder) {
     d.format = ModelFormat::HuggingFace;
     HEARTH_ASSIGN(d.config, configFromHf(j, configPath));
     d.config.license = licenseFromModelCard(folder);
+    addSamplingBeside(folder, d.config.sampling);
     auto model = io::SafetensorsModel::openFolder(folder);
     if (!model.isOk()) return model.status();
     d.tensors = tensorSourceFromSafetensors(model.value(), folder);
+    HEARTH_TRY(selectTextTensors(d.tensors, d.config.notes));
     // The SafetensorsModel owns the mappings; keep it alive with the views.
     d.tensors.storage.push_back(std::make_shared<io::SafetensorsModel>(std::move(model).value()));
     return d;

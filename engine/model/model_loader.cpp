@@ -10,6 +10,7 @@
 #include "io/gguf.h"
 #include "io/json_file.h"
 #include "io/mapped_file.h"
+#include "model/sampling_defaults.h"
 
 namespace hearth {
 namespace {
@@ -104,6 +105,7 @@ Result<LoadedModel> loadModel(const std::string& path) {
         HEARTH_ASSIGN(io::GgufFile file, io::GgufFile::open(path));
         m.format = ModelFormat::Gguf;
         HEARTH_ASSIGN(m.config, configFromGguf(file));
+        addSamplingBeside(path, m.config.sampling);
         const TensorSource tensors = tensorSourceFromGguf(file);
         HEARTH_ASSIGN(m.weights, bindWeights(m.config, tensors, m.format));
         m.parameterCount = tensors.parameterCount();

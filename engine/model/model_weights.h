@@ -35,9 +35,26 @@ struct WeightMatrix {
 // The attention mixer of a layer (Mixer::Attention).
 struct AttentionWeights {
     std::vector<float> norm;                // [hidden], the RMSNorm in front of the block
-    WeightMatrix q, k, v, o;                // [heads*headDim, hidden] ... o: [hidden, heads*headDim]
+    WeightMatrix q, k, v, o;                // [heads*headDim, hidden] ... o: [hidden, heads*headDim];
+                                            // with an output gate q is [heads*2*headDim, hidden]:
+                                            // per head headDim query rows, then headDim gate rows
     std::vector<float> qBias, kBias, vBias; // empty unless the architecture has them
     std::vector<float> qNorm, kNorm;        // [headDim], empty unless qkNorm
+};
+
+// The Gated DeltaNet mixer of a layer (Mixer::GatedDeltaNet, Qwen3.5), value heads in
+// config.deltaNet.order. GGUF names in brackets.
+struct DeltaNetWeights {
+    std::vector<float> norm;     // [hidden] the RMSNorm in front of the block (attn_norm)
+    WeightMatrix qkv;            // [2*keyWidth + valueWidth, hidden]: q | k | v rows (attn_qkv)
+    WeightMatrix gate;           // [valueWidth, hidden]: z, the output norm's gate (attn_gate)
+    WeightMatrix beta;           // [valueHeads, hidden]: b, beta = sigmoid(b) (ssm_beta)
+    WeightMatrix alpha;          // [valueHeads, hidden]: a of the decay (ssm_alpha)
+    WeightMatrix out;            // [hidden, valueWidth] (ssm_out)
+    std::vector<float> conv;     // [channels][convKernel] depthwise causal conv (ssm_conv1d)
+    std::vector<float> dtBias;   // [valueHeads] added to a before softplus (ssm_dt.bias)
+    std::vector<float> negExpA;  // [valueHeads] -exp(A_log): decay = exp(negExpA * softplus(a + dtBias)) (ssm_a)
+    std::vector<float> outNorm;  // [valueDim] the gated RMSNorm's gain, shared by the heads (ssm_norm)
 };
 
 // The dense SwiGLU feed-forward block every layer ends with.
@@ -50,9 +67,11 @@ struct FfnWeights {
 struct LayerWeights {
     Mixer mixer = Mixer::Attention;
     AttentionWeights attention;             // when mixer == Attention
+    DeltaNetWeights deltaNet;               // when mixer == GatedDeltaNet
     FfnWeights ffn;
 
-    // Every matrix of the layer, in file order (quantize, export and tests walk them).
+    // Every matrix of the layer's mixer and feed-forward block, in llama.cpp's file order
+    // (quantize, export and tests walk them).
     std::vector<const WeightMatrix*> matrices() const;
     std::vector<WeightMatrix*> matrices();
     // Every float vector (norms, biases), for the byte count.

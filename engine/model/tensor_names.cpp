@@ -28,6 +28,16 @@ constexpr RoleNames kNames[] = {
     {TensorRole::Gate, "ffn_gate.weight", "mlp.gate_proj.weight"},
     {TensorRole::Up, "ffn_up.weight", "mlp.up_proj.weight"},
     {TensorRole::Down, "ffn_down.weight", "mlp.down_proj.weight"},
+    {TensorRole::PostAttnNorm, "post_attention_norm.weight", "post_attention_layernorm.weight"},
+    {TensorRole::DeltaQkv, "attn_qkv.weight", "linear_attn.in_proj_qkv.weight"},
+    {TensorRole::DeltaGate, "attn_gate.weight", "linear_attn.in_proj_z.weight"},
+    {TensorRole::DeltaBeta, "ssm_beta.weight", "linear_attn.in_proj_b.weight"},
+    {TensorRole::DeltaAlpha, "ssm_alpha.weight", "linear_attn.in_proj_a.weight"},
+    {TensorRole::DeltaOut, "ssm_out.weight", "linear_attn.out_proj.weight"},
+    {TensorRole::DeltaConv, "ssm_conv1d.weight", "linear_attn.conv1d.weight"},
+    {TensorRole::DeltaDtBias, "ssm_dt.bias", "linear_attn.dt_bias"},
+    {TensorRole::DeltaA, "ssm_a", "linear_attn.A_log"}, // GGUF: -exp(A_log); HF: A_log
+    {TensorRole::DeltaNorm, "ssm_norm.weight", "linear_attn.norm.weight"},
 };
 
 } // namespace
@@ -41,6 +51,10 @@ std::string tensorName(TensorRole role, ModelFormat format, int layer) {
         return (gguf ? "blk." : "model.layers.") + std::to_string(layer) + "." + name;
     }
     return {};
+}
+
+TensorRole ffnNormRole(const ModelConfig& config) {
+    return config.arch == Architecture::Qwen35 ? TensorRole::PostAttnNorm : TensorRole::FfnNorm;
 }
 
 } // namespace hearth

@@ -4,6 +4,11 @@
 
 namespace hearth {
 
+std::string TensorSource::fileSpelling(const std::string& name) const {
+    if (modelPrefix.empty() || name.rfind("model.", 0) != 0) return name;
+    return modelPrefix + name.substr(6);
+}
+
 const SourceTensor* TensorSource::find(const std::string& name) const {
     auto it = tensors.find(name);
     return it == tensors.end() ? nullptr : &it->second;
@@ -17,24 +22,24 @@ std::string TensorSource::shapeText(int64_t rows, int64_t cols) const {
 Result<const SourceTensor*> TensorSource::matrix(const std::string& name, int64_t rows,
                                                  int64_t cols) const {
     const SourceTensor* t = find(name);
-    if (!t) return notFound(fileName + ": missing tensor " + name);
+    if (!t) return notFound(fileName + ": missing tensor " + fileSpelling(name));
     if (!isComputeSupported(t->type))
-        return unsupported(fileName + ": tensor " + name + " has type " + dtypeName(t->type) +
+        return unsupported(fileName + ": tensor " + fileSpelling(name) + " has type " + dtypeName(t->type) +
                            ", which Hearth does not support");
     if (t->dimCount != 2 || t->rows != rows || t->cols != cols)
-        return dataLoss(fileName + ": tensor " + name + " has shape " + t->shapeText +
+        return dataLoss(fileName + ": tensor " + fileSpelling(name) + " has shape " + t->shapeText +
                         ", expected " + shapeText(rows, cols));
     return t;
 }
 
 Result<std::vector<float>> TensorSource::vector(const std::string& name, int64_t length) const {
     const SourceTensor* t = find(name);
-    if (!t) return notFound(fileName + ": missing tensor " + name);
+    if (!t) return notFound(fileName + ": missing tensor " + fileSpelling(name));
     if (!isComputeSupported(t->type))
-        return unsupported(fileName + ": tensor " + name + " has type " + dtypeName(t->type) +
+        return unsupported(fileName + ": tensor " + fileSpelling(name) + " has type " + dtypeName(t->type) +
                            ", which Hearth does not support");
     if (t->rows * t->cols != length || t->dimCount > 2 || (t->dimCount == 2 && t->rows != 1))
-        return dataLoss(fileName + ": tensor " + name + " has shape " + t->shapeText +
+        return dataLoss(fileName + ": tensor " + fileSpelling(name) + " has shape " + t->shapeText +
                         ", expected [" + std::to_string(length) + "]");
     std::vector<float> out(length);
     dequantizeRow(t->type, t->data, out.data(), length);

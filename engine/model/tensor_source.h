@@ -38,9 +38,20 @@ public:
     // Formats an expected shape the way this file writes shapes.
     std::string shapeText(int64_t rows, int64_t cols) const;
     bool ggmlOrder = true; // GGUF lists ne[0] (cols) first; safetensors lists rows first
+    // The file's own spelling of "model." in the names (a vision-language wrapper's
+    // "model.language_model."), which the table's keys have been given as "model.": for messages.
+    std::string modelPrefix;
+    std::string fileSpelling(const std::string& name) const;
 
     uint64_t parameterCount() const;
     std::map<std::string, int> typeCounts() const; // "F32" -> number of tensors
 };
+
+// A Hugging Face vision-language wrapper (Qwen3.5's checkpoints) names its language model
+// model.language_model.*: those become model.* (modelPrefix remembers the file's spelling), and
+// the vision tower (model.visual.*) and the multi-token-prediction block (mtp.*) are left out,
+// each with a note. NotFound when only vision tensors are left (no language model at all).
+// Other checkpoints pass unchanged.
+Status selectTextTensors(TensorSource& source, std::vector<std::string>& notes);
 
 } // namespace hearth

@@ -1,11 +1,11 @@
 // Tensor names per file format and shape-checked binding to LayerWeights.
 #include "model/model_loader.h"
+#include "model/weights_binding.h"
 #include "model/tensor_names.h"
 #include "model/quantize_model.h"
 #include "quant/quantize.h"
 
 namespace hearth {
-namespace {
 
 Result<WeightMatrix> bindMatrix(ScaleCheck scales, const TensorSource& source, const std::string& name,
                                 const std::string& ggufName,
@@ -27,19 +27,25 @@ Result<WeightMatrix> bindMatrix(ScaleCheck scales, const TensorSource& source, c
     return m;
 }
 
-} // namespace
-
-std::vector<const WeightMatrix*> LayerWeights::matrices() const {
-    const AttentionWeights& a = attention;
-    return {&a.q, &a.k, &a.v, &a.o, &ffn.gate, &ffn.up, &ffn.down};
-}
-
 std::vector<WeightMatrix*> LayerWeights::matrices() {
+    if (mixer == Mixer::GatedDeltaNet) {
+        DeltaNetWeights& d = deltaNet;
+        return {&d.qkv, &d.gate, &d.beta, &d.alpha, &d.out, &ffn.gate, &ffn.up, &ffn.down};
+    }
     AttentionWeights& a = attention;
     return {&a.q, &a.k, &a.v, &a.o, &ffn.gate, &ffn.up, &ffn.down};
 }
 
+std::vector<const WeightMatrix*> LayerWeights::matrices() const {
+    std::vector<WeightMatrix*> all = const_cast<LayerWeights*>(this)->matrices();
+    return {all.begin(), all.end()};
+}
+
 std::vector<const std::vector<float>*> LayerWeights::vectors() const {
+    if (mixer == Mixer::GatedDeltaNet) {
+        const DeltaNetWeights& d = deltaNet;
+        return {&d.norm, &d.conv, &d.dtBias, &d.negExpA, &d.outNorm, &ffn.norm};
+    }
     const AttentionWeights& a = attention;
     return {&a.norm, &a.qBias, &a.kBias, &a.vBias, &a.qNorm, &a.kNorm, &ffn.norm};
 }
@@ -67,7 +73,7 @@ Result<AttentionWeights> bindAttention(const ModelConfig& c, const TensorSource&
     const int64_t kvRows = int64_t(c.kvHeads) * c.headDim;
     AttentionWeights a;
     HEARTH_ASSIGN(a.norm, source.vector(name(TensorRole::AttnNorm), c.hidden));
-    HEARTH_ASSIGN(a.q, matrix(TensorRole::Q, qRows, c.hidden));
+    HEARTH_ASSIGN(a.q, matrix(TensorRole::Q, c.attnOutputGate ? 2 * qRows : qRows, c.hidden));
     HEARTH_ASSIGN(a.k, matrix(TensorRole::K, kvRows, c.hidden));
     HEARTH_ASSIGN(a.v, matrix(TensorRole::V, kvRows, c.hidden));
     HEARTH_ASSIGN(a.o, matrix(TensorRole::O, c.hidden, qRows));
@@ -89,11 +95,25 @@ Result<FfnWeights> bindFfn(const ModelConfig& c, const TensorSource& source, Mod
         return bindMatrix(scales, source, tensorName(role, format, i), tensorName(role, ModelFormat::Gguf, i), rows, cols);
     };
     FfnWeights f;
-    HEARTH_ASSIGN(f.norm, source.vector(tensorName(TensorRole::FfnNorm, format, i), c.hidden));
+    HEARTH_ASSIGN(f.norm, source.vector(tensorName(ffnNormRole(c), format, i), c.hidden));
     HEARTH_ASSIGN(f.gate, matrix(TensorRole::Gate, c.ffn, c.hidden));
     HEARTH_ASSIGN(f.up, matrix(TensorRole::Up, c.ffn, c.hidden));
     HEARTH_ASSIGN(f.down, matrix(TensorRole::Down, c.hidden, c.ffn));
     return f;
+}
+
+// Gains stored as w for a norm that multiplies by 1 + w become 1 + w (what a GGUF stores), in
+// fp32 as transformers adds them. The Gated DeltaNet's output norm is a plain gain.
+void addUnitOffset(ModelWeights& w) {
+    auto add = [](std::vector<float>& v) { for (float& x : v) x += 1.0f; };
+    add(w.outputNorm);
+    for (LayerWeights& l : w.layers) {
+        add(l.attention.norm);
+        add(l.attention.qNorm);
+        add(l.attention.kNorm);
+        add(l.deltaNet.norm);
+        add(l.ffn.norm);
+    }
 }
 
 } // namespace
@@ -130,10 +150,18 @@ Result<ModelWeights> bindWeights(const ModelConfig& c, const TensorSource& sourc
         LayerWeights& l = w.layers[i];
         l.mixer = c.layerKinds[size_t(i)].mixer;
         switch (l.mixer) {
-        case Mixer::Attention: HEARTH_ASSIGN(l.attention, bindAttention(c, source, format, scales, i)); break;
+        case Mixer::Attention: {
+            HEARTH_ASSIGN(l.attention, bindAttention(c, source, format, scales, i));
+            break;
+        }
+        case Mixer::GatedDeltaNet: {
+            HEARTH_ASSIGN(l.deltaNet, bindDeltaNet(c, source, format, scales, i));
+            break;
+        }
         }
         HEARTH_ASSIGN(l.ffn, bindFfn(c, source, format, scales, i));
     }
+    if (c.unitOffsetNorms) addUnitOffset(w);
     return w;
 }
 

@@ -83,13 +83,15 @@ PresetPlanner::PresetPlanner(QuantPreset preset, int layers, bool tiedEmbeddings
 
 DType PresetPlanner::typeFor(const std::string& name, int dims, int64_t rowLength) {
     if (dims < 2) return DType::F32; // norms, biases, rope_freqs
+    if (endsWith(name, ".ssm_conv1d.weight")) return DType::F32; // llama.cpp never quantizes the conv kernel
     DType type = presetBaseType(m_preset);
     const bool mixed = m_preset == QuantPreset::Q4_K_M || m_preset == QuantPreset::Q5_K_M;
     if (mixed) {
         const bool isOutput = name == "output.weight" || (m_tied && name == "token_embd.weight");
         if (isOutput) {
             type = DType::Q6_K; // the LM head (or the tied embedding that serves as one)
-        } else if (endsWith(name, ".attn_v.weight")) {
+        } else if (endsWith(name, ".attn_v.weight") || endsWith(name, ".attn_qkv.weight")) {
+            // qwen35's Gated DeltaNet qkv counts as an attn_v, on the same counter (llama.cpp)
             if (useMoreBits(m_attnV, m_layers)) type = DType::Q6_K;
             ++m_attnV;
         } else if (endsWith(name, ".ffn_down.weight")) {

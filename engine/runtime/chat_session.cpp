@@ -54,6 +54,18 @@ struct ChatSession::Impl {
         }
     }
 
+    // How much of `prompt` is the history alone, before the reply's opening: the next turn's
+    // prompt starts the same way even when its template renders this reply differently (Qwen3.5
+    // drops the thinking), so a recurrent state saved there can be resumed (0: unknown).
+    int32_t historyLength(const std::vector<ChatTurn>& work, const ChatPrompt& prompt) {
+        const PromptOptions options{.enableThinking = this->options.enableThinking, .addGenerationPrompt = false};
+        auto history = buildChatPrompt(loadedModel(*model), tmpl ? &*tmpl : nullptr, work, options);
+        if (!history.isOk()) return 0;
+        const auto& ids = history.value().ids;
+        const auto diverge = std::mismatch(ids.begin(), ids.end(), prompt.ids.begin(), prompt.ids.end());
+        return int32_t(diverge.first - ids.begin());
+    }
+
     // Generates a reply to `work` (which ends with the user's message); on success it becomes
     // the history.
     Result<ChatReply> respond(std::vector<ChatTurn> work, const GenerateParams& params, const ChatStream& stream) {
@@ -69,6 +81,7 @@ struct ChatSession::Impl {
         };
         GenerateParams gen = params;
         gen.onText = [&](std::string_view piece, const GenerateStats& stats) { deliver(splitter.push(piece), stats); };
+        gen.checkpointAt = historyLength(work, prompt);
         HEARTH_ASSIGN(reply.result, session->generate(prompt.ids, gen));
         deliver(splitter.flush(), last);
         session->markTurnBoundary();

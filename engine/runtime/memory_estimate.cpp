@@ -59,8 +59,9 @@ std::vector<uint64_t> cudaTensorBytes(const ModelConfig& c, const ModelWeights& 
     return bytes;
 }
 
+// The plan's layers are the ones with a KV cache (a hybrid model's attention layers).
 CudaModelShape cudaShape(const ModelConfig& c) {
-    return {c.vocabSize, c.hidden, c.layers, c.heads, c.kvHeads, c.headDim, c.ffn};
+    return {c.vocabSize, c.hidden, c.attentionLayerCount(), c.heads, c.kvHeads, c.headDim, c.ffn};
 }
 
 std::vector<CudaMatrixShape> cudaMatrixShapes(const ModelWeights& w) {
@@ -102,6 +103,7 @@ DecodeBytes decodeBytesOf(const ModelConfig& c, const ModelWeights& w, KvType kv
         for (const WeightMatrix* m : l.matrices()) d.weights += m->bytes();
         for (const std::vector<float>* v : l.vectors()) d.weights += v->size() * sizeof(float);
     }
+    d.recurrentState = c.recurrentStateBytes(); // the live state, read and written once a step
     d.kvPerPosition = 2ull * uint64_t(c.attentionLayerCount()) * uint64_t(c.kvHeads) * uint64_t(c.headDim) *
                       kvCacheElementBytes(toCacheType(kvType));
     return d;
@@ -117,12 +119,14 @@ Footprint footprintOf(const ModelConfig& c, const ModelWeights& weights, int32_t
                             cudaSortScratchEstimate(c.vocabSize));
         f.weights = cudaWeightArenaBytes(cudaTensorBytes(c, weights), c.rope.dims);
         f.kvCache = plan.kvCacheBytes;
+        f.recurrentState = c.recurrentStateBytes(); // the live state; snapshots are not planned yet
         f.workspace = plan.workspaceBytes();
         f.deviceContext = kCudaDeviceContextAllowance;
     } else {
         const StateBytes state = cpuSessionBytes(c, context, toCacheType(kvType));
         f.weights = weights.totalBytes();
         f.kvCache = state.kvCache;
+        f.recurrentState = state.recurrentState;
         f.workspace = state.workspace;
     }
     return f;
@@ -160,16 +164,22 @@ Result<MemoryEstimate> estimateMemory(const MemoryEstimateParams& params) {
 
 Result<MemoryEstimate> estimateMemory(const ModelDescription& d, const MemoryEstimateParams& params) {
     if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
+    HEARTH_ASSIGN(const DeviceInfo device, estimateDevice(params.device, params.gpu));
+    return estimateMemoryOn(d, params, device);
+}
+
+Result<MemoryEstimate> estimateMemoryOn(const ModelDescription& d, const MemoryEstimateParams& params,
+                                        const DeviceInfo& device) {
+    if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
     const ModelConfig& c = d.config;
     const int32_t context = params.contextLength > 0 ? params.contextLength : c.contextLength;
     HEARTH_ASSIGN(const ModelWeights weights, weightsAsLoaded(d, params.quant));
-    HEARTH_ASSIGN(const DeviceInfo device, estimateDevice(params.device, params.gpu));
     MemoryEstimate e;
     e.device = device;
     e.decode = decodeBytesOf(c, weights, params.kvType);
     e.kvBytesPer1024Tokens = e.decode.kvPerPosition * 1024;
-    e.recurrentStateBytes = 0; // attention-only architectures
     const Footprint f = footprintOf(c, weights, context, params.kvType, device.kind);
+    e.recurrentStateBytes = f.recurrentState; // 0 for attention-only architectures
     e.weightsBytes = f.weights;
     e.kvCacheBytes = f.kvCache;
     e.workspaceBytes = f.workspace;

@@ -39,6 +39,9 @@ ModelInfo makeModelInfo(const std::string& path, ModelFormat format, const Model
     info.tiedEmbeddings = c.tiedEmbeddings;
     info.parameterCount = parameterCount;
     info.tensorTypeCounts = typeCounts;
+    info.notes = c.notes;
+    const SamplingHints& s = c.sampling;
+    info.sampling = {s.temperature, s.topK, s.topP, s.minP, s.repetitionPenalty, s.problems};
     return info;
 }
 
@@ -61,7 +64,8 @@ Status checkBudget(const LoadedModel& m, const ModelParams& params, int32_t cont
     const int32_t fits = largestFittingContext(c, m.weights, kvType, DeviceKind::Cuda, params.vramBudgetBytes,
                                                std::max(c.contextLength, context));
     return outOfMemory("the model needs " + gibText(f.total()) + " of GPU memory (weights " + gibText(f.weights) +
-                       ", KV cache " + gibText(f.kvCache) + " for " + std::to_string(context) + " tokens, workspace " +
+                       ", KV cache " + gibText(f.kvCache) + " for " + std::to_string(context) + " tokens, " +
+                       (f.recurrentState > 0 ? "recurrent state " + gibText(f.recurrentState) + ", " : "") + "workspace " +
                        gibText(f.workspace) + ", CUDA context " + gibText(f.deviceContext) + "), more than the " +
                        gibText(params.vramBudgetBytes) + " budget; " +
                        (fits > 0 ? "the longest context that fits is " + std::to_string(fits) + " tokens"
@@ -154,6 +158,7 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     DeviceModelParams placed;
     placed.kind = d.placement.kind;
     placed.threads = params.threads;
+    placed.fastCpuKernels = params.cpuKernels == CpuKernels::Fast;
     placed.gpu = params.gpu;
     placed.cancel = params.cancel;
     const double uploadFrom = preset && !quantizeOnGpu ? 0.95 : 0.05;

@@ -18,6 +18,9 @@ ModelInfo makeModelInfo(const std::string& path, ModelFormat format, const Model
 // The memory estimate of an already described model (estimateMemory(params) describes it
 // first; callers that hold the description need not read the file twice). params.path is unused.
 Result<MemoryEstimate> estimateMemory(const ModelDescription& description, const MemoryEstimateParams& params);
+// The same on a device already chosen (params.device and params.gpu are not used).
+Result<MemoryEstimate> estimateMemoryOn(const ModelDescription& description, const MemoryEstimateParams& params,
+                                        const DeviceInfo& device);
 
 KvCacheType toCacheType(KvType type);
 
@@ -25,8 +28,8 @@ KvCacheType toCacheType(KvType type);
 // Cuda), by the device's own allocation rules: the one arithmetic behind the estimate and the
 // VRAM budget checks of Model::load and Session::create.
 struct Footprint {
-    uint64_t weights = 0, kvCache = 0, workspace = 0, deviceContext = 0;
-    uint64_t total() const { return weights + kvCache + workspace + deviceContext; }
+    uint64_t weights = 0, kvCache = 0, recurrentState = 0, workspace = 0, deviceContext = 0;
+    uint64_t total() const { return weights + kvCache + recurrentState + workspace + deviceContext; }
 };
 Footprint footprintOf(const ModelConfig& config, const ModelWeights& weights, int32_t context, KvType kvType,
                       DeviceKind device);

@@ -5,6 +5,7 @@
 #include "export/gguf_export.h"
 #include "hearth/quant.h"
 #include "model/model_loader.h"
+#include "model/deltanet_order.h"
 #include "model/quantize_model.h"
 #include "quant/presets.h"
 
@@ -45,6 +46,9 @@ Result<QuantizeResult> quantizeModel(const QuantizeParams& params) {
     report(0);
     if (stopped()) return cancelled(what);
     HEARTH_ASSIGN(LoadedModel model, loadModel(params.inputPath));
+    // GGUF keeps Gated DeltaNet value heads in llama.cpp's tiled order; the columns of ssm_out
+    // can move only while they are 16/32-bit, so before the preset quantizes them.
+    HEARTH_TRY(reorderValueHeadsToTiled(model.config, model.weights, model.path));
     // Conversion is most of the work; writing the file the rest.
     PresetProgress progress;
     progress.cancel = params.cancel;

@@ -49,8 +49,10 @@ struct Session::Impl {
     Status validateIds(const std::vector<int32_t>& ids) const;
     Status validate(const std::vector<int32_t>& promptIds, const GenerateParams& params) const;
     size_t reusePrefix(const std::vector<int32_t>& promptIds);
-    Status prefill(const std::vector<int32_t>& promptIds, size_t from, const GenerateParams& params,
+    Status prefill(const std::vector<int32_t>& promptIds, size_t from, size_t until, const GenerateParams& params,
                    std::vector<float>* allLogits, bool& cancelled);
+    Status prefillWithCheckpoints(const std::vector<int32_t>& promptIds, size_t from, const GenerateParams& params,
+                                  std::vector<float>* allLogits, bool& cancelled);
     Result<int32_t> decode(int32_t token, Sampler& sampler, std::vector<float>* allLogits);
     Result<GenerateResult> generate(const std::vector<int32_t>& promptIds, const GenerateParams& params,
                                     std::vector<float>* allLogits);
@@ -130,10 +132,10 @@ size_t Session::Impl::reusePrefix(const std::vector<int32_t>& promptIds) {
     return common;
 }
 
-// Every prompt token after the reused prefix but the last.
-Status Session::Impl::prefill(const std::vector<int32_t>& promptIds, size_t from, const GenerateParams& params,
-                              std::vector<float>* allLogits, bool& cancelled) {
-    const std::span<const int32_t> tokens(promptIds.data() + from, promptIds.size() - 1 - from);
+// The prompt tokens [from, until).
+Status Session::Impl::prefill(const std::vector<int32_t>& promptIds, size_t from, size_t until,
+                              const GenerateParams& params, std::vector<float>* allLogits, bool& cancelled) {
+    const std::span<const int32_t> tokens(promptIds.data() + from, until - from);
     std::vector<float> logits;
     const LogitsWanted which = allLogits ? LogitsWanted::All : LogitsWanted::None;
     auto done = state->prefill(tokens, int32_t(from), which, logits, params.cancel);
@@ -145,6 +147,24 @@ Status Session::Impl::prefill(const std::vector<int32_t>& promptIds, size_t from
     if (allLogits) allLogits->insert(allLogits->end(), logits.begin(),
                                      logits.begin() + int64_t(*done) * loadedModel(*model).config.vocabSize);
     cancelled = size_t(*done) < tokens.size();
+    return Status::ok();
+}
+
+// Every prompt token after the reused prefix but the last, keeping the state where a later
+// prompt may resume: at params.checkpointAt and before the last token (regenerate).
+Status Session::Impl::prefillWithCheckpoints(const std::vector<int32_t>& promptIds, size_t from,
+                                             const GenerateParams& params, std::vector<float>* allLogits,
+                                             bool& cancelled) {
+    const size_t end = promptIds.size() - 1;
+    const size_t mark = params.checkpointAt > 0 ? size_t(params.checkpointAt) : 0;
+    if (mark > from && mark < end) {
+        HEARTH_TRY(prefill(promptIds, from, mark, params, allLogits, cancelled));
+        if (cancelled) return Status::ok();
+        state->checkpoint(int32_t(mark));
+        from = mark;
+    }
+    HEARTH_TRY(prefill(promptIds, from, end, params, allLogits, cancelled));
+    if (!cancelled) state->checkpoint(int32_t(end));
     return Status::ok();
 }
 
@@ -208,7 +228,7 @@ Result<GenerateResult> Session::Impl::generate(const std::vector<int32_t>& promp
     // Prefill, then the last prompt token through decode: its sample is the first reply token.
     const auto prefillStart = Clock::now();
     bool prefillCancelled = false;
-    HEARTH_TRY(prefill(promptIds, common, params, allLogits, prefillCancelled));
+    HEARTH_TRY(prefillWithCheckpoints(promptIds, common, params, allLogits, prefillCancelled));
     if (prefillCancelled || cancelled()) {
         result.stop = StopReason::Cancel;
         return result;

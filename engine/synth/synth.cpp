@@ -23,6 +23,36 @@ bool synthCanFill(DType type) {
     }
 }
 
+// The feed-forward block of layer `layer` (its norm under the architecture's name).
+template <typename Add>
+void planFfn(const ModelConfig& c, int layer, Add& add) {
+    const uint64_t hidden = uint64_t(c.hidden), ffn = uint64_t(c.ffn);
+    auto name = [&](TensorRole role) { return tensorName(role, ModelFormat::Gguf, layer); };
+    add(name(ffnNormRole(c)), {hidden}, SynthFill::Norm);
+    add(name(TensorRole::Gate), {hidden, ffn}, SynthFill::Weights);
+    add(name(TensorRole::Up), {hidden, ffn}, SynthFill::Weights);
+    add(name(TensorRole::Down), {ffn, hidden}, SynthFill::Weights);
+}
+
+// A Gated DeltaNet layer's mixer in llama.cpp's shapes. The decay parameters are fixed, as
+// transformers initialises them: dt_bias 1 and A spread over (0, 16), ssm_a = -A.
+template <typename Add>
+void planDeltaNet(const ModelConfig& c, Add add) {
+    const DeltaNetDims& d = c.deltaNet;
+    const uint64_t hidden = uint64_t(c.hidden), heads = uint64_t(d.valueHeads), values = uint64_t(d.valueWidth());
+    add(TensorRole::DeltaQkv, {hidden, uint64_t(d.convChannels())}, SynthFill::Weights);
+    add(TensorRole::DeltaGate, {hidden, values}, SynthFill::Weights);
+    add(TensorRole::DeltaConv, {uint64_t(d.convKernel), uint64_t(d.convChannels())}, SynthFill::Weights);
+    add(TensorRole::DeltaDtBias, {heads}, SynthFill::Fixed).fixedValues.assign(heads, 1.0f);
+    std::vector<float> negA(heads);
+    for (uint64_t h = 0; h < heads; ++h) negA[h] = -16.0f * (float(h) + 0.5f) / float(heads);
+    add(TensorRole::DeltaA, {heads}, SynthFill::Fixed).fixedValues = std::move(negA);
+    add(TensorRole::DeltaBeta, {hidden, heads}, SynthFill::Weights);
+    add(TensorRole::DeltaAlpha, {hidden, heads}, SynthFill::Weights);
+    add(TensorRole::DeltaNorm, {uint64_t(d.valueDim)}, SynthFill::Norm);
+    add(TensorRole::DeltaOut, {values, hidden}, SynthFill::Weights);
+}
+
 } // namespace
 
 int64_t SynthTensor::rows() const {
@@ -51,7 +81,7 @@ Result<SynthPlan> planSynthModel(const SynthParams& params) {
         return plan.tensors.back();
     };
     const uint64_t hidden = uint64_t(c.hidden), q = uint64_t(c.heads) * c.headDim, kv = uint64_t(c.kvHeads) * c.headDim;
-    const uint64_t ffn = uint64_t(c.ffn), vocab = uint64_t(c.vocabSize), headDim = uint64_t(c.headDim);
+    const uint64_t vocab = uint64_t(c.vocabSize), headDim = uint64_t(c.headDim);
     constexpr ModelFormat gguf = ModelFormat::Gguf;
     add(tensorName(TensorRole::TokenEmbedding, gguf), {hidden, vocab}, SynthFill::Weights);
     if (c.rope.scaling == RopeScaling::Llama3) {
@@ -61,7 +91,14 @@ Result<SynthPlan> planSynthModel(const SynthParams& params) {
     for (int l = 0; l < c.layers; ++l) {
         auto name = [&](TensorRole role) { return tensorName(role, gguf, l); };
         add(name(TensorRole::AttnNorm), {hidden}, SynthFill::Norm);
-        add(name(TensorRole::Q), {hidden, q}, SynthFill::Weights);
+        if (!c.isAttention(l)) {
+            planDeltaNet(c, [&](TensorRole role, std::vector<uint64_t> ne, SynthFill fill) -> SynthTensor& {
+                return add(name(role), std::move(ne), fill);
+            });
+            planFfn(c, l, add);
+            continue;
+        }
+        add(name(TensorRole::Q), {hidden, c.attnOutputGate ? 2 * q : q}, SynthFill::Weights);
         add(name(TensorRole::K), {hidden, kv}, SynthFill::Weights);
         add(name(TensorRole::V), {hidden, kv}, SynthFill::Weights);
         if (c.attnBias) {
@@ -74,10 +111,7 @@ Result<SynthPlan> planSynthModel(const SynthParams& params) {
             add(name(TensorRole::KNorm), {headDim}, SynthFill::Norm);
         }
         add(name(TensorRole::O), {q, hidden}, SynthFill::Weights);
-        add(name(TensorRole::FfnNorm), {hidden}, SynthFill::Norm);
-        add(name(TensorRole::Gate), {hidden, ffn}, SynthFill::Weights);
-        add(name(TensorRole::Up), {hidden, ffn}, SynthFill::Weights);
-        add(name(TensorRole::Down), {ffn, hidden}, SynthFill::Weights);
+        planFfn(c, l, add);
     }
     add(tensorName(TensorRole::OutputNorm, gguf), {hidden}, SynthFill::Norm);
     if (!c.tiedEmbeddings) add(tensorName(TensorRole::Output, gguf), {hidden, vocab}, SynthFill::Weights);

@@ -34,6 +34,9 @@ struct SynthParams {
     // as zeros; computed ones such as rope_freqs are still written), so that a full-size layout
     // can be opened and inspected without writing gigabytes.
     bool skipTensorData = false;
+    // A config already resolved (sizes and the architecture's conventions set), used instead of
+    // shape and configPath: the memory estimate plans the tensors of a shape that has no file.
+    std::optional<ModelConfig> config;
 };
 
 // Built-in shapes: real models' hyperparameters, plus small test shapes with widths that are

@@ -17,10 +17,17 @@ struct ShapeSpec {
     float theta, rmsEps;
     bool tied;
     bool llama31Rope; // Llama 3.1's long-context RoPE: factor 8, low 1, high 4, original 8192
+    // Qwen3.5: the Gated DeltaNet's key and value heads (one head size for both, conv width 4)
+    // and the rotated part of each attention head.
+    int32_t linearKeyHeads = 0, linearValueHeads = 0, linearHeadDim = 0, ropeDims = 0;
 };
 
 // Values from each model's config.json. Qwen2.5 has q/k/v biases and Qwen3 q/k norms by
 // architecture. small-100m: 12 x 6.29M + the tied 32000 x 768 embedding = 100.1M parameters.
+// Qwen3.5 (engines.md §4a; transformers' Qwen3_5TextConfig defaults are the 9B): 27B = 64 layers
+// of which 16 attention, 24 x 256 query / 4 KV heads, GDN 16 key / 48 value heads of 128; the 9B
+// 32 layers, 16 / 4 heads, GDN 16 / 32 heads, untied. tiny-qwen35: widths of 256 for every
+// quant type, 2 key heads of 4 value heads so that the two head orders differ.
 constexpr ShapeSpec kShapes[] = {
     {"llama-3-8b", Architecture::Llama, 128256, 4096, 32, 32, 8, 128, 14336, 8192, 500000.0f, 1e-5f, false, false},
     {"llama-3.1-8b", Architecture::Llama, 128256, 4096, 32, 32, 8, 128, 14336, 131072, 500000.0f, 1e-5f, false, true},
@@ -32,6 +39,11 @@ constexpr ShapeSpec kShapes[] = {
     {"tiny-qwen2", Architecture::Qwen2, 4096, 256, 4, 4, 2, 64, 768, 2048, 1e6f, 1e-6f, false, false},
     {"tiny-qwen3", Architecture::Qwen3, 4096, 256, 4, 4, 2, 64, 768, 2048, 1e6f, 1e-6f, false, false},
     {"small-100m", Architecture::Llama, 32000, 768, 12, 12, 4, 64, 2048, 2048, 10000.0f, 1e-5f, true, false},
+    {"qwen3.5-27b", Architecture::Qwen35, 248320, 5120, 64, 24, 4, 256, 17408, 262144, 1e7f, 1e-6f, false, false,
+     16, 48, 128, 64},
+    {"qwen3.5-9b", Architecture::Qwen35, 248320, 4096, 32, 16, 4, 256, 12288, 262144, 1e7f, 1e-6f, false, false,
+     16, 32, 128, 64},
+    {"tiny-qwen35", Architecture::Qwen35, 4096, 256, 4, 4, 2, 64, 768, 2048, 1e7f, 1e-6f, false, false, 2, 4, 64, 16},
 };
 
 ModelConfig configOf(const ShapeSpec& s) {
@@ -49,7 +61,9 @@ ModelConfig configOf(const ShapeSpec& s) {
     c.rmsEps = s.rmsEps;
     c.tiedEmbeddings = s.tied;
     c.rope.theta = s.theta;
-    c.rope.dims = s.headDim;
+    c.rope.dims = s.ropeDims > 0 ? s.ropeDims : s.headDim;
+    if (s.linearKeyHeads > 0)
+        c.deltaNet = {s.linearKeyHeads, s.linearValueHeads, s.linearHeadDim, s.linearHeadDim, 4, ValueHeadOrder::Tiled};
     // Synth writes GGUF: the architecture's conventions for that format.
     (void)archSpec(s.arch).conventions(c, ModelFormat::Gguf, nullptr, s.name);
     if (s.llama31Rope) {
@@ -93,6 +107,11 @@ Result<ModelConfig> synthShapeConfig(const std::string& name) {
 namespace synth {
 
 Result<ModelConfig> resolveConfig(const SynthParams& params, std::string& shapeName) {
+    if (params.config) {
+        shapeName = params.config->name.empty() ? "shape" : params.config->name;
+        HEARTH_TRY(checkConfig(*params.config, shapeName));
+        return *params.config;
+    }
     if (params.shape.empty() == params.configPath.empty())
         return invalidArgument("give exactly one of a shape name or a config.json");
     ModelConfig c;

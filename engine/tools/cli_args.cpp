@@ -235,6 +235,10 @@ Status readDeviceOptions(const Args& args, ModelParams& model, SessionParams* se
     else return invalidArgument("option --device: unknown device '" + device + "'; expected auto, cpu or cuda");
     HEARTH_ASSIGN(const int64_t gpu, args.integer("--gpu", 0, 0, 255, "a CUDA device number"));
     model.gpu = int32_t(gpu);
+    const std::string kernels = args.value("--cpu-kernels").value_or("fast");
+    if (kernels == "fast") model.cpuKernels = CpuKernels::Fast;
+    else if (kernels == "reference") model.cpuKernels = CpuKernels::Reference;
+    else return invalidArgument("option --cpu-kernels: unknown kernels '" + kernels + "'; expected fast or reference");
     if (!session) return Status::ok();
     const std::string kv = args.value("--kv-type").value_or("f16");
     if (kv == "f16") session->kvType = KvType::F16;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "hearth/engine.h"
 #include "hearth/status.h"
 
@@ -53,12 +55,16 @@ std::string presetNames();
 
 // --quant PRESET (if given) checked against the presets' names: "" when absent.
 Result<std::string> readQuantOption(const Args& args);
-// --device auto|cpu|cuda (default auto), --gpu N and --kv-type f16|bf16|f32 (default f16).
+// --device auto|cpu|cuda (default auto), --gpu N, --cpu-kernels fast|reference (default fast) and
+// --kv-type f16|bf16|f32 (default f16).
 Status readDeviceOptions(const Args& args, ModelParams& model, SessionParams* session);
 
 // --ctx beyond the context the model was trained for, or that its RoPE scaling extends to, is
 // refused unless `allowLong` (--allow-long-context), which warns on stderr instead.
 Status checkContextLength(const ModelInfo& info, int32_t requested, bool allowLong);
+
+// A session's memory report as --json prints it (bench, run): bytes by category and the device's.
+nlohmann::json memoryJson(const MemoryReport& m);
 
 // "12.3 tok/s", or "rate n/a" for a rate that is undefined (negative: no token was timed).
 std::string rateText(double tokensPerSecond);

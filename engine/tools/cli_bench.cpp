@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // The H200's bandwidth as the bound uses it: a plain read kernel measured 4.48-4.52 TB/s there;
-// NVIDIA's spec figure is printed beside it. Other devices: unknown unless --bandwidth-gbps.
+// NVIDIA's spec figure is printed beside it. The CPU: measured by the bench itself. Other GPUs:
+// unknown unless --bandwidth-gbps.
 constexpr double kH200MeasuredGBps = 4500;
 constexpr double kH200SpecGBps = 4800;
 
@@ -85,10 +86,13 @@ Status readBenchOptions(const Args& args, BenchOptions& o, ModelParams& model, S
 // The bound: bytes a decode step reads at `depth`, the bandwidth (measured, given or unknown)
 // and the fraction of the bound the measured rate reached; the spec figure beside it.
 json boundJson(const DecodeBytes& bytes, int32_t depth, const MemoryReport& memory, double givenGBps,
-               double decodeTokPerS) {
+               double decodeTokPerS, int threads) {
     const uint64_t total = bytes.at(depth);
     const bool h200 = memory.device.kind == DeviceKind::Cuda && memory.device.name.find("H200") != std::string::npos;
-    const double gbps = givenGBps > 0 ? givenGBps : h200 ? kH200MeasuredGBps : 0;
+    const bool cpu = memory.device.kind == DeviceKind::Cpu;
+    // On the CPU the bandwidth is measured here, with the bench's threads, after the runs.
+    const double cpuGbps = givenGBps <= 0 && cpu ? measureCpuReadBandwidthGBps(threads) : 0;
+    const double gbps = givenGBps > 0 ? givenGBps : h200 ? kH200MeasuredGBps : cpuGbps;
     const double specGbps = h200 ? kH200SpecGBps : 0;
     auto boundAt = [&](double bandwidth) { return bandwidth > 0 ? json(bandwidth * 1e9 / double(total)) : json(nullptr); };
     auto fractionAt = [&](double bandwidth) {
@@ -101,19 +105,15 @@ json boundJson(const DecodeBytes& bytes, int32_t depth, const MemoryReport& memo
             {"recurrent_bytes", 2 * bytes.recurrentState},
             {"depth", depth},
             {"bandwidth_gbps", gbps > 0 ? json(gbps) : json(nullptr)},
-            {"bandwidth_source", givenGBps > 0 ? "given" : h200 ? "measured on the H200" : "unknown"},
+            {"bandwidth_source", givenGBps > 0 ? "given"
+                                 : h200        ? "measured on the H200"
+                                 : cpuGbps > 0 ? "measured now (a multi-threaded read)"
+                                               : "unknown"},
             {"bound_tok_s", boundAt(gbps)},
             {"fraction", fractionAt(gbps)},
             {"spec_bandwidth_gbps", specGbps > 0 ? json(specGbps) : json(nullptr)},
             {"spec_bound_tok_s", boundAt(specGbps)},
             {"spec_fraction", fractionAt(specGbps)}};
-}
-
-json memoryJson(const MemoryReport& m) {
-    return {{"weights_bytes", m.weightsBytes},         {"kv_cache_bytes", m.kvCacheBytes},
-            {"recurrent_state_bytes", m.recurrentStateBytes}, {"workspace_bytes", m.workspaceBytes},
-            {"device_context_bytes", m.deviceContextBytes}, {"total_bytes", m.totalBytes()},
-            {"device_total_bytes", m.device.totalBytes},     {"device_free_bytes", m.device.freeBytes}};
 }
 
 std::string gib(uint64_t bytes) {
@@ -168,7 +168,7 @@ void printText(const json& j) {
 
 int benchCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
-                              {"-m", "--synth", "--quant", "-p", "-n", "--depth", "--reps", "--kv-type", "--vram-budget", "--device",
+                              {"-m", "--synth", "--quant", "-p", "-n", "--depth", "--reps", "--kv-type", "--vram-budget", "--device", "--cpu-kernels",
                                "--gpu", "--threads", "--bandwidth-gbps"},
                               {"--json"}, {{"--model", "-m"}, {"--type", "--quant"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());
@@ -248,7 +248,7 @@ int benchCommand(const std::vector<std::string>& argv) {
         {"decode_tok_s", rateOrNull(decodeRate)},
         {"decode_tok_s_runs", decodeRates},
         {"memory", memoryJson(memory)},
-        {"bound", boundJson(session.decodeBytes(), o.depth, memory, o.bandwidthGBps, decodeRate)},
+        {"bound", boundJson(session.decodeBytes(), o.depth, memory, o.bandwidthGBps, decodeRate, modelParams.threads)},
     };
     if (args.has("--json")) {
         std::printf("%s\n", out.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
@@ -256,6 +256,13 @@ int benchCommand(const std::vector<std::string>& argv) {
     }
     printText(out);
     return 0;
+}
+
+nlohmann::json memoryJson(const MemoryReport& m) {
+    return {{"weights_bytes", m.weightsBytes},         {"kv_cache_bytes", m.kvCacheBytes},
+            {"recurrent_state_bytes", m.recurrentStateBytes}, {"workspace_bytes", m.workspaceBytes},
+            {"device_context_bytes", m.deviceContextBytes}, {"total_bytes", m.totalBytes()},
+            {"device_total_bytes", m.device.totalBytes},     {"device_free_bytes", m.device.freeBytes}};
 }
 
 } // namespace hearth::cli

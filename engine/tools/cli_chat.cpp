@@ -44,7 +44,7 @@ void printStats(const LastStats& s, int32_t context) {
 int chatCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
                               {"-m", "--system", "--quant", "--threads", "--ctx", "--temp", "--top-k", "--top-p",
-                               "--min-p", "--repeat-penalty", "--seed", "-n", "--device", "--gpu", "--kv-type", "--vram-budget"},
+                               "--min-p", "--repeat-penalty", "--seed", "-n", "--device", "--gpu", "--kv-type", "--vram-budget", "--cpu-kernels"},
                               {"--no-think", "--drop-old", "--allow-long-context"},
                               {{"--model", "-m"}, {"--type", "--quant"}, {"--temperature", "--temp"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());

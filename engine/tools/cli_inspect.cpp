@@ -65,7 +65,7 @@ int inspectCommand(const std::vector<std::string>& argv) {
             {"context_length", info.contextLength}, {"rope_theta", info.ropeTheta}, {"rms_eps", info.rmsEps},
             {"rope_scaling", info.ropeScaling}, {"rope_pairing", info.ropePairing},
             {"tied_embeddings", info.tiedEmbeddings}, {"parameters", info.parameterCount},
-            {"tensor_types", info.tensorTypeCounts},
+            {"tensor_types", info.tensorTypeCounts}, {"notes", info.notes},
             {"memory",
              {{"context", context}, {"kv_type", kvTypeName(kv)}, {"quant", quant.value()},
               {"weights_bytes", e.weightsBytes}, {"kv_bytes_per_1024_tokens", e.kvBytesPer1024Tokens},
@@ -90,6 +90,7 @@ int inspectCommand(const std::vector<std::string>& argv) {
     std::printf("  context %d, rope theta %g (%s pairs, scaling %s), rms eps %g, tied embeddings %s\n",
                 info.contextLength, info.ropeTheta, info.ropePairing.c_str(), info.ropeScaling.c_str(), info.rmsEps,
                 info.tiedEmbeddings ? "yes" : "no");
+    for (const std::string& note : info.notes) std::printf("  note: %s\n", note.c_str());
     std::printf("  tensor types   ");
     for (const auto& [type, count] : info.tensorTypeCounts) std::printf(" %s x%d", type.c_str(), count);
     std::printf("\n  memory (ctx %d, KV %s%s%s) on %s %d, %s:\n", context, kvTypeName(kv),

@@ -84,13 +84,15 @@ Status checkIds(const std::vector<int32_t>& ids, int32_t vocab, const std::strin
     return Status::ok();
 }
 
-void printResult(const GenerateResult& r, const std::vector<int32_t>& prompt, const std::string& device, bool json) {
+void printResult(const GenerateResult& r, const std::vector<int32_t>& prompt, const std::string& device,
+                 const Session& session, bool json) {
     if (json) {
         nlohmann::json out = {
             {"prompt_ids", prompt},       {"output_ids", r.outputIds},
             {"text", r.text},             {"stop", stopReasonName(r.stop)},
             {"n_prompt", r.promptTokens}, {"device", device},
             {"prefill_tok_s", rateOrNull(r.prefillTokPerS)}, {"decode_tok_s", rateOrNull(r.decodeTokPerS)},
+            {"context", session.contextLength()}, {"memory", memoryJson(session.memoryReport())},
         };
         std::printf("%s\n", out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return;
@@ -106,7 +108,7 @@ void printResult(const GenerateResult& r, const std::vector<int32_t>& prompt, co
 int runCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
                               {"-m", "-p", "--prompt-ids", "-n", "--temp", "--top-k", "--top-p", "--min-p",
-                               "--repeat-penalty", "--seed", "--threads", "--device", "--gpu", "--kv-type", "--vram-budget", "--stop-ids", "--logits-out",
+                               "--repeat-penalty", "--seed", "--threads", "--device", "--gpu", "--cpu-kernels", "--kv-type", "--vram-budget", "--stop-ids", "--logits-out",
                                "--ctx", "--quant"},
                               {"--json", "--allow-requantize", "--allow-long-context"},
                               {{"--model", "-m"}, {"--prompt", "-p"}, {"--n-predict", "-n"}, {"--temperature", "--temp"},
@@ -170,7 +172,7 @@ int runCommand(const std::vector<std::string>& argv) {
     // Text: the device and, when chosen automatically, why ("[cpu: ...; auto: no NVIDIA driver ...]").
     std::string device = session.value()->deviceName();
     if (!json && modelParams.device == DeviceKind::Auto) device += "; " + m.placement().why;
-    printResult(result.value(), prompt, device, json);
+    printResult(result.value(), prompt, device, *session.value(), json);
     return 0;
 }
 

@@ -191,8 +191,12 @@ void writeTinyHfFolder(const TinyModelSpec& s, const fs::path& folder) {
     out.write(reinterpret_cast<const char*>(&headerLen), 8);
     out << headerText << data;
 
+    writeTinyTokenizerModel(folder, s.vocab);
+}
+
+void writeTinyTokenizerModel(const fs::path& folder, int vocabSize) {
     // tokenizer.model: the same vocabulary as a SentencePiece BPE model with byte fallback.
-    const Vocab vocab = makeVocab(s.vocab);
+    const Vocab vocab = makeVocab(vocabSize);
     spm::ModelProto proto;
     for (size_t i = 0; i < vocab.pieces.size(); ++i)
         proto.pieces.push_back({vocab.pieces[i], vocab.scores[i], TokenKind(vocab.types[i]), {}});

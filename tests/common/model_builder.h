@@ -42,5 +42,7 @@ void writeTinyGguf(const TinyModelSpec& spec, const std::filesystem::path& path,
                    const std::function<void(std::vector<TinyTensor>&)>& mutate = {});
 // Writes config.json, generation_config.json, model.safetensors and tokenizer.model.
 void writeTinyHfFolder(const TinyModelSpec& spec, const std::filesystem::path& folder);
+// Writes only tokenizer.model (the vocabulary above as SentencePiece) into `folder`.
+void writeTinyTokenizerModel(const std::filesystem::path& folder, int vocab);
 
 } // namespace hearth::test

@@ -48,11 +48,12 @@ CliOutcome cli(const std::string& args, const std::string& stdinText) {
 }
 
 std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::vector<int32_t>& ids, int threads,
-                                       const std::string& quant) {
+                                       const std::string& quant, CpuKernels kernels) {
     ModelParams params;
     params.path = modelPath;
     params.threads = threads;
     params.quant = quant;
+    params.cpuKernels = kernels;
     auto model = Model::load(params);
     CHECK_MSG(model.isOk(), modelPath << " " << quant << ": " << model.status().message());
     if (!model.isOk()) return {};

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "hearth/model.h"
+
 namespace hearth::test {
 
 struct CliOutcome {
@@ -26,9 +28,11 @@ std::filesystem::path startCliTest(const std::string& testName);
 CliOutcome cli(const std::string& args, const std::string& stdinText = "");
 
 // The logits of a teacher-forced pass over `ids` on a fresh session with an f32 KV cache
-// ([ids x vocab]); empty (and a failed check) when the model does not load. `quant`: a preset applied at load, or empty.
+// ([ids x vocab]) on the CPU; empty (and a failed check) when the model does not load. `quant`: a
+// preset applied at load, or empty. The reference kernels by default: callers compare the model's
+// maths with references (test_cpu_model_fast compares the fast kernels with this).
 std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::vector<int32_t>& ids, int threads = 2,
-                                       const std::string& quant = "");
+                                       const std::string& quant = "", CpuKernels kernels = CpuKernels::Reference);
 
 // ‖a − ref‖ / ‖ref‖ in double precision; infinity when the sizes differ or are zero.
 double relativeError(const std::vector<float>& a, const std::vector<float>& ref);

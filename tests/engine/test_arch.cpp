@@ -60,7 +60,9 @@ void checkArchTable() {
     CHECK(findArchByGgufName("qwen3") && findArchByGgufName("qwen3")->arch == Architecture::Qwen3);
     CHECK(findArchByHfType("qwen2") && findArchByHfType("qwen2")->arch == Architecture::Qwen2);
     CHECK(findArchByGgufName("mamba") == nullptr);
-    CHECK_EQ(supportedArchitectures(), std::string("llama, qwen2, qwen3"));
+    CHECK_EQ(supportedArchitectures(), std::string("llama, qwen2, qwen3, qwen35"));
+    CHECK(findArchByHfType("qwen3_5") && findArchByHfType("qwen3_5_text") &&
+          findArchByHfType("qwen3_5_text")->arch == Architecture::Qwen35);
     CHECK_EQ(std::string(architectureName(Architecture::Llama)), std::string("llama"));
     CHECK_EQ(tensorName(TensorRole::Q, ModelFormat::Gguf, 3), std::string("blk.3.attn_q.weight"));
     CHECK_EQ(tensorName(TensorRole::Q, ModelFormat::HuggingFace, 3), std::string("model.layers.3.self_attn.q_proj.weight"));

@@ -83,9 +83,10 @@ Json injected(Json messages, const std::string& payload, int variant) {
 // each is rendered again with control-token text typed into its messages.
 void checkReferenceCases() {
     const Json cases = test::templateCases();
-    int exact = 0, steering = 0, injectedCases = 0, inexactInjected = 0, variant = 0;
+    int exact = 0, steering = 0, injectedCases = 0, inexactInjected = 0, variant = 0, rendered = 0;
     for (const Json& record : cases["cases"]) {
         if (!record.contains("expected")) continue;
+        ++rendered;
         const std::string name = record["name"].get<std::string>();
         auto tmpl = chat::ChatTemplate::parse(test::templateSource(record));
         CHECK_OK(tmpl);
@@ -116,7 +117,8 @@ void checkReferenceCases() {
     }
     std::fprintf(stderr, "reference cases exact: %d; injected renders: %d (%d not byte-exact, still protected)\n", exact,
                  injectedCases, inexactInjected);
-    CHECK_EQ(exact, 92); // every case transformers rendered (93) but the one above
+    CHECK_MSG(rendered >= 93, "only " << rendered << " reference cases"); // 93 before Qwen3.5's
+    CHECK_EQ(exact, rendered - 1); // every case transformers rendered but the one above
     CHECK_EQ(steering, 1);
     CHECK_EQ(injectedCases, 5 * (exact + steering));
 }

@@ -62,7 +62,7 @@ int main() {
     std::fprintf(stderr, "expected.json: renderer %s, versions %s\n", expected["generator"]["renderer"].dump().c_str(),
                  expected["generator"]["versions"].dump().c_str());
     CHECK_MSG(expected["generator"]["disagreements"].empty(), "the reference renderers disagreed on some case");
-    for (const char* name : {"qwen3", "qwen2.5", "llama3.1", "llama2-chat", "mistral-instruct", "mistral-nemo"}) {
+    for (const char* name : {"qwen3", "qwen3.5", "qwen2.5", "llama3.1", "llama2-chat", "mistral-instruct", "mistral-nemo"}) {
         checkTemplateFilesAgree(name);
     }
 

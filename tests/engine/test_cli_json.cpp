@@ -19,8 +19,8 @@ using nlohmann::json;
 namespace {
 
 // ---- The contract. ----
-const std::set<std::string> kKeys = {"prompt_ids", "output_ids", "text",          "stop",
-                                     "n_prompt",   "device",     "prefill_tok_s", "decode_tok_s"};
+const std::set<std::string> kKeys = {"prompt_ids", "output_ids",    "text",         "stop",    "n_prompt",
+                                     "device",     "prefill_tok_s", "decode_tok_s", "context", "memory"};
 struct Case {
     std::string what, args;   // args after -m MODEL -p PROMPT
     int32_t maxTokens = 0, context = 0;
@@ -73,6 +73,12 @@ void checkCase(const Case& c, const Model& model, const std::string& args, const
     CHECK_MSG(j["stop"].is_string() && j["stop"] == c.stop && j["stop"] == stopReasonName(r.stop), c.what << ": " << j["stop"]);
     CHECK_MSG(j["n_prompt"].is_number_integer() && j["n_prompt"] == prompt.size(), c.what << ": " << j["n_prompt"]);
     CHECK_MSG(j["device"] == "cpu: " + probeDevices().devices.front().name, c.what << ": " << j["device"]);
+    // The session's context and memory report (the same session through the API).
+    CHECK_MSG(j["context"] == session.value()->contextLength(), c.what << ": " << j["context"]);
+    const MemoryReport mem = session.value()->memoryReport();
+    CHECK_MSG(j["memory"]["weights_bytes"] == mem.weightsBytes && j["memory"]["kv_cache_bytes"] == mem.kvCacheBytes &&
+                  j["memory"]["total_bytes"] == mem.totalBytes(),
+              c.what << ": " << j["memory"]);
     CHECK_MSG(j["prefill_tok_s"].is_number() && j["prefill_tok_s"].get<double>() > 0, c.what << ": " << j["prefill_tok_s"]);
     const json& decode = j["decode_tok_s"];
     CHECK_MSG(c.decodeRate ? decode.is_number() && decode.get<double>() > 0 : decode.is_null(), c.what << ": " << decode);

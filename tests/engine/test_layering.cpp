@@ -43,10 +43,11 @@ Layers readTable(const std::string& text) {
     };
     for (const auto& [layer, unused] : deps) close(layer, out.allowed[layer]);
     // Outside the libraries: the CLI links every layer (api.headers holds its includes to the
-    // public headers); the CUDA module uses only the ABI and base.
+    // public headers); the CUDA module uses the ABI and base, and quant's host-and-device
+    // quantizer code, which it compiles for the GPU (backend/cuda/weight_quantize.cu).
     for (const auto& [layer, unused] : deps) out.allowed["tools"].insert(layer);
     out.allowed["tools"].insert("tools");
-    out.allowed["cuda-module"] = {"cuda-module", "base", "backend"};
+    out.allowed["cuda-module"] = {"cuda-module", "base", "backend", "quant"};
     out.dirLayer["tools"] = "tools";
     out.dirLayer["backend/cuda"] = "cuda-module";
     return out;

@@ -18,8 +18,9 @@ using namespace hearth;
 
 namespace {
 
+// The CPU side runs the reference kernels (fp32 x): the GPU is compared with the definition.
 std::unique_ptr<Model> load(const std::string& path, DeviceKind device, const std::string& quant = "") {
-    auto model = Model::load({.path = path, .device = device, .quant = quant});
+    auto model = Model::load({.path = path, .device = device, .cpuKernels = CpuKernels::Reference, .quant = quant});
     CHECK_OK(model);
     return model.isOk() ? std::move(model).value() : nullptr;
 }

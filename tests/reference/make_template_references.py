@@ -115,6 +115,33 @@ QWEN_PARALLEL_TOOLS = [
     {"role": "tool", "content": "25 degrees"},
     {"role": "user", "content": "<tool_response>\nnot really a user turn\n</tool_response>"},
 ]
+# Qwen3.5's XML tool calls: arguments rendered one parameter each (objects and lists as JSON).
+QWEN35_TOOLS = [
+    {"role": "system", "content": "You are a weather bot."},
+    {"role": "user", "content": "Weather in Paris and Tokyo for two days?"},
+    {"role": "assistant", "content": "<think>\nTwo calls.\n</think>\n\nLet me check.", "tool_calls": [
+        tool_call("get_current_weather", {"location": "Paris, France", "days": 2, "unit": "celsius"}),
+        tool_call("get_current_weather", {"location": "Tokyo", "options": {"hourly": True}, "fields": ["sky", "rain"]}),
+    ]},
+    {"role": "tool", "content": "18 degrees"},
+    {"role": "tool", "content": "25 degrees"},
+    {"role": "assistant", "content": "Paris 18 °C, Tokyo 25 °C."},
+    {"role": "user", "content": "Thanks!"},
+]
+QWEN35_CALL_ONLY = [
+    {"role": "user", "content": "Search for llamas."},
+    {"role": "assistant", "content": "", "tool_calls": [tool_call("search", {"query": "llamas"})]},
+    {"role": "tool", "content": "Llamas are camelids."},
+]
+QWEN35_PARTS = [
+    {"role": "system", "content": [{"type": "text", "text": "Describe images briefly."}]},
+    {"role": "user", "content": [{"type": "text", "text": "What is this? "}, {"type": "image"},
+                                 {"type": "text", "text": " And this:"}, {"type": "video"}]},
+]
+QWEN35_SYSTEM_IMAGE = [
+    {"role": "system", "content": [{"type": "image"}]},
+    {"role": "user", "content": "Hi"},
+]
 LLAMA_TOOL_DICT_RESULT = [
     {"role": "user", "content": "Weather in Oslo?"},
     {"role": "assistant", "tool_calls": [tool_call("get_current_weather", {"location": "Oslo"})]},
@@ -154,7 +181,7 @@ def case(name, template, messages, add_generation_prompt=True, tools=None, extra
 
 def model_cases():
     cases = []
-    for t in ["qwen3", "qwen2.5", "llama3.1", "llama2-chat", "mistral-instruct", "mistral-nemo"]:
+    for t in ["qwen3", "qwen3.5", "qwen2.5", "llama3.1", "llama2-chat", "mistral-instruct", "mistral-nemo"]:
         cases += [
             case(f"{t}/sys_user", t, SYS_USER),
             case(f"{t}/user_only", t, USER_ONLY),
@@ -170,16 +197,26 @@ def model_cases():
     for flag in [None, True, False]:
         extra = {} if flag is None else {"enable_thinking": flag}
         suffix = "unset" if flag is None else str(flag).lower()
-        cases += [
-            case(f"qwen3/thinking_{suffix}", "qwen3", THINKING, extra=extra),
-            case(f"qwen3/thinking_last_{suffix}", "qwen3", THINKING_LAST, add_generation_prompt=False, extra=extra),
-            case(f"qwen3/sys_user_thinking_{suffix}", "qwen3", SYS_USER, extra=extra),
-        ]
+        for t in ["qwen3", "qwen3.5"]:
+            cases += [
+                case(f"{t}/thinking_{suffix}", t, THINKING, extra=extra),
+                case(f"{t}/thinking_last_{suffix}", t, THINKING_LAST, add_generation_prompt=False, extra=extra),
+                case(f"{t}/sys_user_thinking_{suffix}", t, SYS_USER, extra=extra),
+            ]
     cases += [
         case("qwen3/reasoning_field", "qwen3", REASONING_FIELD),
         case("qwen3/tools", "qwen3", TOOL_CONVERSATION, tools=TOOLS),
         case("qwen3/tools_no_system", "qwen3", USER_ONLY, tools=TOOLS),
         case("qwen3/parallel_tools", "qwen3", QWEN_PARALLEL_TOOLS, tools=[WEATHER_TOOL], extra={"enable_thinking": False}),
+        case("qwen3.5/reasoning_field", "qwen3.5", REASONING_FIELD),
+        case("qwen3.5/tools", "qwen3.5", TOOL_CONVERSATION, tools=TOOLS),
+        case("qwen3.5/tools_no_system", "qwen3.5", USER_ONLY, tools=TOOLS),
+        case("qwen3.5/parallel_tools", "qwen3.5", QWEN35_TOOLS, tools=[WEATHER_TOOL]),
+        case("qwen3.5/parallel_tools_no_think", "qwen3.5", QWEN35_TOOLS, tools=[WEATHER_TOOL], extra={"enable_thinking": False}),
+        case("qwen3.5/call_only", "qwen3.5", QWEN35_CALL_ONLY, tools=[SEARCH_TOOL]),
+        case("qwen3.5/content_parts", "qwen3.5", QWEN35_PARTS),
+        case("qwen3.5/content_parts_vision_ids", "qwen3.5", QWEN35_PARTS, extra={"add_vision_id": True}),
+        case("qwen3.5/system_image", "qwen3.5", QWEN35_SYSTEM_IMAGE),
         case("qwen2.5/tools", "qwen2.5", TOOL_CONVERSATION, tools=TOOLS),
         case("qwen2.5/tools_no_system", "qwen2.5", USER_ONLY, tools=TOOLS),
         case("qwen2.5/parallel_tools", "qwen2.5", QWEN_PARALLEL_TOOLS, tools=[WEATHER_TOOL]),

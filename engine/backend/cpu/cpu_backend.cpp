@@ -1,6 +1,7 @@
 // The reference forward pass: fp32 arithmetic, one token at a time, read top to bottom. Each
-// layer runs its mixer (attention for every architecture here) and its feed-forward block;
-// llama / qwen2 / qwen3 differ only in ModelConfig's flags (biases, q/k norm, RoPE pairing).
+// layer runs its mixer (attention, or Qwen3.5's Gated DeltaNet in cpu_deltanet.cpp) and its
+// feed-forward block; llama / qwen2 / qwen3 / qwen35's attention differ only in ModelConfig's
+// flags (biases, q/k norm, RoPE pairing, output gate).
 // The KV cache holds f32, f16 or bf16 (SessionConfig::kvType): K and V are rounded once when
 // written and widened to f32 when read, as the GPU's cache does.
 #include <algorithm>
@@ -9,7 +10,10 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "backend/cpu/cpu_deltanet.h"
 #include "backend/cpu/cpu_ops.h"
+#include "backend/cpu/simd/fast_matvec.h"
+#include "backend/cpu/deltanet_ops.h"
 #include "base/thread_pool.h"
 #include "model/model_loader.h"
 #include "quant/dequantize.h"
@@ -33,12 +37,14 @@ const float* halfTable() {
 
 class CpuSession final : public BackendSession {
 public:
-    CpuSession(const LoadedModel& model, int threads, int32_t context, KvCacheType kvType);
+    CpuSession(const LoadedModel& model, int threads, bool fastKernels, int32_t context, KvCacheType kvType);
 
     int32_t contextLength() const override { return m_context; }
     Result<int32_t> prefill(std::span<const int32_t> tokens, int32_t start, LogitsWanted which,
                             std::vector<float>& logits, const std::atomic<bool>* cancel) override;
     Result<int32_t> decode(int32_t token, int32_t pos, Sampler& sampler, std::vector<float>* logits) override;
+    void checkpoint(int32_t pos) override { m_deltaNet.checkpoint(pos); }
+    int32_t rewindTo(int32_t pos) override { return m_deltaNet.rewindTo(pos); }
     StateBytes stateBytes() const override;
 
 private:
@@ -53,27 +59,25 @@ private:
     // cache the arithmetic is exactly the plain loop's).
     template <typename T, typename Widen>
     void attendTyped(const T* keys, const T* values, Widen widen, int32_t pos);
-    // y[rows] = W x, rows split across threads (each dot product stays on one thread). Each
-    // thread gets at least ~64 K weights, below which waking it costs more than it saves.
-    void matvec(float* y, const WeightMatrix& w, const float* x) {
-        const int parts = int(std::max<int64_t>(1, w.rows * w.cols / 65536));
-        m_pool.parallelFor(w.rows, [&](int64_t begin, int64_t end) {
-            for (int64_t r = begin; r < end; ++r) y[r] = dotRow(w.type, w.row(r), x, w.cols);
-        }, parts);
-    }
+    // y[rows] = W x: the fast SIMD kernels or the reference (simd/fast_matvec.h).
+    void matvec(float* y, const WeightMatrix& w, const float* x) { m_matvec.run(y, w, x); }
 
     const LoadedModel& m_model;
     const ModelConfig& m_config;
     ThreadPool m_pool;
+    cpu::MatVec m_matvec;
+    CpuDeltaNet m_deltaNet;             // the Gated DeltaNet layers' state (none in other models)
     int32_t m_context;
     KvCacheType m_kvType;
     RopeTable m_rope;
-    std::vector<int32_t> m_kvLayer;     // [layers]: index into the KV cache, -1 without one
+    std::vector<int32_t> m_kvLayer;     // [layers]: index into the KV cache, or the DeltaNet layer's index
     int64_t m_kvWidth;                  // kvHeads * headDim
     std::vector<float> m_x;             // [hidden] the residual stream
     std::vector<float> m_xb;            // [hidden] normed input / block output
     std::vector<float> m_q;             // [heads * headDim]
     std::vector<float> m_attnOut;       // [heads * headDim]
+    std::vector<float> m_qGated;        // [heads * 2 * headDim] q_proj's query|gate pairs (output gate only)
+    std::vector<float> m_attnGate;      // [heads * headDim] the output gate's logits (output gate only)
     std::vector<float> m_gate, m_up;    // [ffn]
     std::vector<float> m_scores;        // [heads * context]
     std::vector<float> m_k, m_v;        // [kvHeads * headDim] this token's K and V before caching
@@ -84,17 +88,22 @@ private:
     std::vector<float> m_logits;        // [vocab] decode's logits
 };
 
-CpuSession::CpuSession(const LoadedModel& model, int threads, int32_t context, KvCacheType kvType)
-    : m_model(model), m_config(model.config), m_pool(threads), m_context(context), m_kvType(kvType),
+CpuSession::CpuSession(const LoadedModel& model, int threads, bool fastKernels, int32_t context, KvCacheType kvType)
+    : m_model(model), m_config(model.config), m_pool(threads), m_matvec(m_pool, fastKernels), m_deltaNet(model.config, m_pool), m_context(context),
+      m_kvType(kvType),
       m_rope(computeRopeTable(model.config.rope)) {
     const ModelConfig& c = m_config;
     m_kvWidth = int64_t(c.kvHeads) * c.headDim;
-    int32_t attentionLayers = 0;
-    for (int32_t i = 0; i < c.layers; ++i) m_kvLayer.push_back(c.isAttention(i) ? attentionLayers++ : -1);
+    int32_t attentionLayers = 0, deltaNetLayers = 0;
+    for (int32_t i = 0; i < c.layers; ++i) m_kvLayer.push_back(c.isAttention(i) ? attentionLayers++ : deltaNetLayers++);
     m_x.resize(c.hidden);
     m_xb.resize(c.hidden);
     m_q.resize(int64_t(c.heads) * c.headDim);
     m_attnOut.resize(m_q.size());
+    if (c.attnOutputGate) {
+        m_qGated.resize(2 * m_q.size());
+        m_attnGate.resize(m_q.size());
+    }
     m_gate.resize(c.ffn);
     m_up.resize(c.ffn);
     m_scores.resize(int64_t(c.heads) * context);
@@ -115,9 +124,11 @@ StateBytes CpuSession::stateBytes() const {
     StateBytes b;
     b.kvCache = (m_keys.size() + m_values.size()) * sizeof(float) +
                 (m_keys16.size() + m_values16.size()) * sizeof(uint16_t);
-    for (const std::vector<float>* v :
-         {&m_x, &m_xb, &m_q, &m_attnOut, &m_gate, &m_up, &m_scores, &m_k, &m_v, &m_logits})
+    for (const std::vector<float>* v : {&m_x, &m_xb, &m_q, &m_attnOut, &m_qGated, &m_attnGate, &m_gate, &m_up,
+                                        &m_scores, &m_k, &m_v, &m_logits})
         b.workspace += v->size() * sizeof(float);
+    b.recurrentState = CpuDeltaNet::stateBytes(m_config);
+    b.workspace += CpuDeltaNet::workspaceBytes(m_config);
     return b;
 }
 
@@ -200,7 +211,16 @@ void CpuSession::attentionBlock(const AttentionWeights& w, int32_t kvLayer, int3
     float* k = m_k.data();
     float* v = m_v.data();
     rmsnorm(m_xb.data(), m_x.data(), w.norm.data(), c.hidden, c.rmsEps);
-    matvec(m_q.data(), w.q, m_xb.data());
+    if (c.attnOutputGate) { // per head: headDim query rows, then headDim gate rows
+        matvec(m_qGated.data(), w.q, m_xb.data());
+        for (int h = 0; h < c.heads; ++h) {
+            const float* pair = m_qGated.data() + size_t(h) * 2 * c.headDim;
+            std::copy(pair, pair + c.headDim, m_q.begin() + ptrdiff_t(h) * c.headDim);
+            std::copy(pair + c.headDim, pair + 2 * c.headDim, m_attnGate.begin() + ptrdiff_t(h) * c.headDim);
+        }
+    } else {
+        matvec(m_q.data(), w.q, m_xb.data());
+    }
     matvec(k, w.k, m_xb.data());
     matvec(v, w.v, m_xb.data());
     if (c.attnBias) {
@@ -217,6 +237,8 @@ void CpuSession::attentionBlock(const AttentionWeights& w, int32_t kvLayer, int3
     cpu::applyRope(k, c.kvHeads, c.headDim, pos, c.rope, m_rope);
     storeKv(kvLayer, pos);
     attend(kvLayer, pos);
+    if (c.attnOutputGate)
+        for (size_t i = 0; i < m_attnOut.size(); ++i) m_attnOut[i] *= cpu::sigmoid(m_attnGate[i]);
     matvec(m_xb.data(), w.o, m_attnOut.data());
     for (int i = 0; i < c.hidden; ++i) m_x[i] += m_xb[i];
 }
@@ -241,14 +263,24 @@ Status CpuSession::forward(int32_t token, int32_t pos, float* logits) {
     if (token < 0 || token >= c.vocabSize)
         return invalidArgument("token id " + std::to_string(token) + " is outside the vocabulary of " +
                                std::to_string(c.vocabSize));
+    if (m_deltaNet.active() && pos != m_deltaNet.position()) // a recurrent state cannot skip or repeat tokens
+        return invalidArgument("position " + std::to_string(pos) + ": the recurrent state holds " +
+                               std::to_string(m_deltaNet.position()) + " tokens (rewind first)");
     dequantizeRow(w.tokenEmbedding.type, w.tokenEmbedding.row(token), m_x.data(), c.hidden);
     for (int32_t layer = 0; layer < c.layers; ++layer) {
         const LayerWeights& l = w.layers[size_t(layer)];
         switch (l.mixer) {
         case Mixer::Attention: attentionBlock(l.attention, m_kvLayer[size_t(layer)], pos); break;
+        case Mixer::GatedDeltaNet:
+            rmsnorm(m_xb.data(), m_x.data(), l.deltaNet.norm.data(), c.hidden, c.rmsEps);
+            m_deltaNet.forward(m_kvLayer[size_t(layer)], l.deltaNet, m_xb.data(), m_xb.data(),
+                               [this](float* y, const WeightMatrix& m, const float* x) { matvec(y, m, x); });
+            for (int i = 0; i < c.hidden; ++i) m_x[i] += m_xb[i];
+            break;
         }
         ffnBlock(l.ffn);
     }
+    m_deltaNet.setPosition(pos + 1);
     if (!logits) return Status::ok();
     rmsnorm(m_xb.data(), m_x.data(), w.outputNorm.data(), c.hidden, c.rmsEps);
     matvec(logits, w.output, m_xb.data());
@@ -278,7 +310,8 @@ Result<int32_t> CpuSession::decode(int32_t token, int32_t pos, Sampler& sampler,
 
 class CpuDeviceModel final : public DeviceModel {
 public:
-    CpuDeviceModel(const LoadedModel& model, int32_t threads) : m_model(model), m_threads(threads) {}
+    CpuDeviceModel(const LoadedModel& model, int32_t threads, bool fastKernels)
+        : m_model(model), m_threads(threads), m_fastKernels(fastKernels) {}
     DeviceKind kind() const override { return DeviceKind::Cpu; }
     std::string deviceName() const override { return "cpu: " + deviceInfo().name; }
     DeviceInfo deviceInfo() const override { return probeCpuNow(); }
@@ -289,6 +322,7 @@ public:
 private:
     const LoadedModel& m_model;
     int32_t m_threads;
+    bool m_fastKernels;
 };
 
 Result<std::unique_ptr<BackendSession>> CpuDeviceModel::createSession(const SessionConfig& config) const {
@@ -302,7 +336,7 @@ Result<std::unique_ptr<BackendSession>> CpuDeviceModel::createSession(const Sess
                            std::to_string(kvBytes >> 20) + " MiB, but only " + std::to_string(available >> 20) +
                            " MiB of memory is available");
     try {
-        return std::unique_ptr<BackendSession>(new CpuSession(m_model, m_threads, context, config.kvType));
+        return std::unique_ptr<BackendSession>(new CpuSession(m_model, m_threads, m_fastKernels, context, config.kvType));
     } catch (const std::bad_alloc&) {
         return outOfMemory("not enough memory for the CPU backend's buffers");
     }
@@ -316,16 +350,17 @@ StateBytes cpuSessionBytes(const ModelConfig& c, int32_t context, KvCacheType kv
     const uint64_t kvWidth = uint64_t(c.kvHeads) * c.headDim, qWidth = uint64_t(c.heads) * c.headDim;
     StateBytes b;
     b.kvCache = 2ull * uint64_t(c.attentionLayerCount()) * uint64_t(context) * kvWidth * kvCacheElementBytes(kvType);
-    // CpuSession's buffers: x, xb, q, attnOut, gate, up, scores, k, v, logits.
-    const uint64_t floats = 2ull * c.hidden + 2 * qWidth + 2ull * c.ffn + uint64_t(c.heads) * uint64_t(context) +
-                            2 * kvWidth + uint64_t(c.vocabSize);
-    b.workspace = floats * sizeof(float);
+    // CpuSession's buffers: x, xb, q, attnOut, (qGated, attnGate,) gate, up, scores, k, v, logits.
+    const uint64_t floats = 2ull * c.hidden + 2 * qWidth + (c.attnOutputGate ? 3 * qWidth : 0) + 2ull * c.ffn +
+                            uint64_t(c.heads) * uint64_t(context) + 2 * kvWidth + uint64_t(c.vocabSize);
+    b.workspace = floats * sizeof(float) + CpuDeltaNet::workspaceBytes(c);
+    b.recurrentState = CpuDeltaNet::stateBytes(c);
     return b;
 }
 
-Result<std::unique_ptr<DeviceModel>> createCpuDeviceModel(const LoadedModel& model, int32_t threads) {
+Result<std::unique_ptr<DeviceModel>> createCpuDeviceModel(const LoadedModel& model, int32_t threads, bool fastKernels) {
     if (threads < 0) return invalidArgument("threads must be >= 0");
-    return std::unique_ptr<DeviceModel>(new CpuDeviceModel(model, threads));
+    return std::unique_ptr<DeviceModel>(new CpuDeviceModel(model, threads, fastKernels));
 }
 
 } // namespace hearth

@@ -53,4 +53,10 @@ DeviceInfo probeCpuNow();
 
 const char* deviceKindName(DeviceKind kind); // "cpu" / "cuda"
 
+// This machine's memory read bandwidth in GB/s, measured now: `threads` threads (0: all hardware
+// threads) each sum their slice of a buffer far larger than the caches; the best of a few passes.
+// Takes about half a second and 256 MiB; the CPU decode bound (hearth-cli bench, the app's "will it
+// fit") divides it by the bytes a token reads. 0 when the buffer cannot be allocated.
+double measureCpuReadBandwidthGBps(int threads = 0);
+
 } // namespace hearth

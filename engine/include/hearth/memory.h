@@ -74,4 +74,23 @@ Result<MemoryEstimate> estimateMemory(const MemoryEstimateParams& params);
 Result<MemoryEstimate> estimateMemory(const std::string& modelPath, int32_t contextLength, KvType kvType,
                                       DeviceKind device);
 
+// A model known only by the sizes its config.json publishes: enough for an estimate before any
+// file exists (the app's catalog of models to download).
+struct ModelShape {
+    std::string architecture;  // "llama", "qwen2", "qwen3"
+    int32_t vocabSize = 0, hidden = 0, layers = 0, heads = 0, kvHeads = 0, headDim = 0, ffn = 0;
+    int32_t contextLength = 0; // the trained maximum
+    bool tiedEmbeddings = false;
+};
+
+// What such a model would take, with its weights in the types a quantizer of `params.quant`
+// writes (required: "Q4_K_M", "Q8_0", "BF16", ...), on `device` as described: its kind, total
+// and free memory (a GPU need not be present, so a caller may ask about the GPU it chose, or a
+// test about fixed figures). The same arithmetic as estimateMemory for a file of that shape;
+// params.path, params.device and params.gpu are not used. Errors: InvalidArgument (a size <= 0,
+// heads not a multiple of kvHeads, an odd head size, no or an unknown preset, contextLength < 0),
+// Unsupported (an architecture the engine does not run). Any thread.
+Result<MemoryEstimate> estimateMemoryForShape(const ModelShape& shape, const MemoryEstimateParams& params,
+                                              const DeviceInfo& device);
+
 } // namespace hearth

@@ -9,12 +9,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "hearth/devices.h"
 #include "hearth/memory.h"
+#include "hearth/sampling.h"
 #include "hearth/status.h"
 
 namespace hearth {
@@ -28,6 +30,8 @@ enum class LoadPhase {
 };
 // "reading the model", "converting on the CPU", "uploading to the GPU", "quantizing on the GPU"
 const char* loadPhaseName(LoadPhase phase);
+
+enum class CpuKernels { Fast, Reference };
 
 struct ModelParams {
     std::string path;                      // a .gguf file or a Hugging Face folder
@@ -44,6 +48,10 @@ struct ModelParams {
     int32_t budgetContextLength = 0;
     KvType budgetKvType = KvType::F16;
     int32_t threads = 0;                   // CPU threads; 0 = all hardware threads
+    // The CPU backend's matrix-vector products: Fast (SIMD kernels chosen for the CPU at run
+    // time, block-quantized weights against x quantized to 8 bits; F32 weights as the reference)
+    // or Reference (fp32 x, the definition every kernel is tested against).
+    CpuKernels cpuKernels = CpuKernels::Fast;
     // Quant preset applied at load ("Q4_K_M", "q8_0", "F16", ...; see hearth/quant.h); empty
     // keeps the types as stored. Unknown names: InvalidArgument listing the valid ones.
     std::string quant;
@@ -67,10 +75,39 @@ struct DevicePlacement {
     CudaUnavailable cudaUnavailable = CudaUnavailable::None; // auto fell back to the CPU: why
 };
 
+// The sampling the model's makers recommend, where its files say: a Hugging Face folder's
+// generation_config.json (temperature, top_k, top_p, min_p, repetition_penalty; do_sample false
+// means greedy, temperature 0); a GGUF's general.sampling.* keys (temp, top_k, top_p, min_p,
+// penalty_repeat, as llama.cpp writes them), then, for what those leave out, a
+// generation_config.json in the .gguf's folder. An empty field: the files do not say. They are
+// advice and read leniently: a value of the wrong type or outside what SamplingParams accepts is
+// left out and named in `problems`; it never fails a load or a description.
+struct SamplingDefaults {
+    std::optional<float> temperature;       // >= 0; 0: greedy
+    std::optional<int32_t> topK;            // >= 0; 0: off
+    std::optional<float> topP;              // in (0, 1]
+    std::optional<float> minP;              // in [0, 1]
+    std::optional<float> repetitionPenalty; // > 0; 1: off
+    // "…/generation_config.json: top_p must be a number in (0, 1], got 1.5 (left out)"; several
+    // are separated by "; ". Empty: nothing was left out.
+    std::string problems;
+
+    bool empty() const { return !temperature && !topK && !topP && !minP && !repetitionPenalty; }
+    // `base` with each field the model states in place of its own (seed and window are kept).
+    SamplingParams over(SamplingParams base) const {
+        if (temperature) base.temperature = *temperature;
+        if (topK) base.topK = *topK;
+        if (topP) base.topP = *topP;
+        if (minP) base.minP = *minP;
+        if (repetitionPenalty) base.repetitionPenalty = *repetitionPenalty;
+        return base;
+    }
+};
+
 struct ModelInfo {
     std::string path;
     std::string format;        // "gguf" or "hf"
-    std::string architecture;  // "llama", "qwen2", "qwen3"
+    std::string architecture;  // "llama", "qwen2", "qwen3", "qwen35"
     std::string name;          // general.name; a Hugging Face folder's name
     std::string license;       // general.license or the model card's; empty: not stated
     int32_t vocabSize = 0, hidden = 0, layers = 0, heads = 0, kvHeads = 0, headDim = 0, ffn = 0;
@@ -82,11 +119,15 @@ struct ModelInfo {
     bool tiedEmbeddings = false;
     uint64_t parameterCount = 0;
     std::map<std::string, int> tensorTypeCounts; // "F32" -> 47
+    // What loading leaves out on purpose, in words ("the multi-token-prediction block (blk.64.*,
+    // ...) is ignored until speculative decoding lands"; a vision tower); empty: nothing.
+    std::vector<std::string> notes;
+    SamplingDefaults sampling;                   // what the model's files recommend
 };
 
 // What the model at `path` (a .gguf file or a Hugging Face folder) is, without loading it: only
-// the GGUF header and tensor table (or config.json, the model card and the safetensors headers)
-// are read. Errors as for Model::load. Any thread.
+// the GGUF header and tensor table (or config.json, the model card and the safetensors headers),
+// and a generation_config.json beside it, are read. Errors as for Model::load. Any thread.
 Result<ModelInfo> describeModelFile(const std::string& path);
 
 class Model {

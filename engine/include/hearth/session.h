@@ -43,6 +43,11 @@ struct GenerateParams {
     const std::atomic<bool>* cancel = nullptr;
     // Receives complete UTF-8 text as it is generated, with the statistics so far.
     std::function<void(std::string_view text, const GenerateStats& stats)> onText;
+    // A model with recurrent state (Qwen3.5) can return only to positions it saved: besides the
+    // end of the prompt, keep the state after this many prompt tokens (ChatSession: the history
+    // before the reply's opening, which the next turn's template may render differently).
+    // 0: none. Free for attention-only models.
+    int32_t checkpointAt = 0;
 };
 
 struct GenerateResult {

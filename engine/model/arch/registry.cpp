@@ -8,6 +8,7 @@ const std::vector<ArchSpec>& registry() {
         {Architecture::Llama, "llama", {"llama"}, arch::llamaConventions},
         {Architecture::Qwen2, "qwen2", {"qwen2"}, arch::qwen2Conventions},
         {Architecture::Qwen3, "qwen3", {"qwen3"}, arch::qwen3Conventions},
+        {Architecture::Qwen35, "qwen35", {"qwen3_5", "qwen3_5_text"}, arch::qwen35Conventions, arch::qwen35GgufKeys},
     };
     return specs;
 }
@@ -44,6 +45,7 @@ std::string supportedArchitectures() {
 const char* mixerName(Mixer mixer) {
     switch (mixer) {
     case Mixer::Attention: return "attention";
+    case Mixer::GatedDeltaNet: return "gated-deltanet";
     }
     return "unknown";
 }
@@ -54,10 +56,22 @@ int32_t ModelConfig::attentionLayerCount() const {
     return n;
 }
 
+int32_t ModelConfig::deltaNetLayerCount() const {
+    int32_t n = 0;
+    for (const LayerKind& k : layerKinds) n += k.mixer == Mixer::GatedDeltaNet ? 1 : 0;
+    return n;
+}
+
 namespace arch {
 
 void uniformAttentionLayers(ModelConfig& config) {
     config.layerKinds.assign(size_t(config.layers), LayerKind{Mixer::Attention});
+}
+
+void hybridLayers(ModelConfig& config, int32_t interval) {
+    config.layerKinds.clear();
+    for (int32_t i = 0; i < config.layers; ++i)
+        config.layerKinds.push_back({(i + 1) % interval == 0 ? Mixer::Attention : Mixer::GatedDeltaNet});
 }
 
 Result<bool> hfFlag(const nlohmann::json* hf, const char* key, bool fallback, const std::string& where) {

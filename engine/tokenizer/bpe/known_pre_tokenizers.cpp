@@ -15,8 +15,14 @@ constexpr std::string_view kQwen2Pattern =
 constexpr std::string_view kLlama3Pattern =
     R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 
-constexpr std::array<KnownPreTokenizer, 4> kKnown{{
+// Qwen3.5: the Qwen2 split, except that letter runs also take combining marks (\p{M}) and the
+// punctuation run excludes them (tokenizer.json of Qwen/Qwen3.5-*; llama.cpp's "qwen35").
+constexpr std::string_view kQwen35Pattern =
+    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+
+constexpr std::array<KnownPreTokenizer, 5> kKnown{{
     {"qwen2", kQwen2Pattern, true, false},
+    {"qwen35", kQwen35Pattern, true, false},
     {"llama-bpe", kLlama3Pattern, false, true},
     {"llama3", kLlama3Pattern, false, true}, // an alias some converters wrote
     {"gpt-2", kGpt2Pattern, false, false},

@@ -1,0 +1,146 @@
+// The CPU fast path's dot products (backend/cpu/simd) against the reference dotRow, for every
+// type with a fast kernel and every SIMD tier this CPU runs: random weights quantized by the
+// engine's own quantizer, shapes whose rows are not a multiple of any SIMD width, outputs
+// poisoned first. Block-quantized types read x as 8-bit X8 blocks, so they match the fp32
+// reference within the activation's rounding; the tiers compute the same integer sums and must
+// agree with each other to float rounding.
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "backend/cpu/simd/fast_matvec.h"
+#include "base/thread_pool.h"
+#include "check.h"
+#include "quant/dequantize.h"
+#include "quant/quantize.h"
+#include "testdata.h"
+
+using namespace hearth;
+using namespace hearth::cpu;
+
+namespace {
+
+struct Case {
+    DType type;
+    double bound; // ‖fast − reference‖ / ‖scale‖ (scaleOf)
+};
+
+// ‖a − ref‖ / ‖scale‖. The scale of each output is Σ|w·x| over its row, not the output itself:
+// a dot product of random signs may cancel to near zero, and an error relative to that would
+// measure the cancellation, not the kernel.
+double relativeError(const std::vector<float>& a, const std::vector<float>& ref, const std::vector<double>& scale) {
+    double num = 0, den = 0;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        num += (double(a[i]) - ref[i]) * (double(a[i]) - ref[i]);
+        den += scale[i] * scale[i];
+    }
+    return std::sqrt(num / std::max(den, 1e-30));
+}
+
+std::vector<double> scaleOf(const WeightMatrix& w, const std::vector<float>& x) {
+    std::vector<double> scale(size_t(w.rows));
+    std::vector<float> row(size_t(w.cols));
+    for (int64_t r = 0; r < w.rows; ++r) {
+        dequantizeRow(w.type, w.row(r), row.data(), w.cols);
+        for (int64_t i = 0; i < w.cols; ++i) scale[size_t(r)] += std::fabs(double(row[size_t(i)]) * x[size_t(i)]);
+    }
+    return scale;
+}
+
+// A rows×cols matrix of `type` from random values (with a few outliers, as real weights have).
+WeightMatrix makeMatrix(DType type, int64_t rows, int64_t cols, std::mt19937& rng, std::vector<uint8_t>& storage) {
+    std::normal_distribution<float> normal(0.0f, 0.02f);
+    std::vector<float> values(size_t(rows * cols));
+    for (float& v : values) v = normal(rng);
+    for (int i = 0; i < 8; ++i) values[rng() % values.size()] *= 20.0f;
+    const uint64_t rowBytes = *hearth::rowBytes(type, uint64_t(cols));
+    storage.assign(rowBytes * uint64_t(rows), 0);
+    for (int64_t r = 0; r < rows; ++r) quantizeRow(type, values.data() + r * cols, storage.data() + r * rowBytes, cols);
+    WeightMatrix m;
+    m.name = "test";
+    m.type = type;
+    m.rows = rows;
+    m.cols = cols;
+    m.rowBytes = rowBytes;
+    m.data = storage.data();
+    return m;
+}
+
+std::vector<float> reference(const WeightMatrix& w, const std::vector<float>& x) {
+    std::vector<float> y(size_t(w.rows));
+    for (int64_t r = 0; r < w.rows; ++r) y[size_t(r)] = dotRow(w.type, w.row(r), x.data(), w.cols);
+    return y;
+}
+
+std::vector<float> fast(ThreadPool& pool, SimdTier tier, const WeightMatrix& w, const std::vector<float>& x) {
+    std::vector<float> y(size_t(w.rows), std::numeric_limits<float>::quiet_NaN()); // poisoned
+    MatVec mv(pool, true, tier);
+    mv.run(y.data(), w, x.data());
+    return y;
+}
+
+} // namespace
+
+int main() {
+    test::announce("cpu_simd", "cpu");
+    const Case cases[] = {
+        {DType::Q8_0, 5e-3}, {DType::Q4_0, 5e-3}, {DType::Q5_0, 5e-3}, {DType::Q4_K, 5e-3},
+        {DType::Q5_K, 5e-3}, {DType::Q6_K, 5e-3}, {DType::F16, 1e-6}, {DType::BF16, 1e-6},
+    };
+    std::vector<SimdTier> tiers;
+    for (SimdTier t : {SimdTier::Scalar, SimdTier::Avx2, SimdTier::Avx512})
+        if (simdTierAvailable(t)) tiers.push_back(t);
+    std::printf("tiers on this CPU:");
+    for (SimdTier t : tiers) std::printf(" %s", simdTierName(t));
+    std::printf(" (the default: %s)\n", simdTierName(simdTier()));
+
+    ThreadPool pool(2);
+    std::mt19937 rng(12345);
+    for (const Case& c : cases) {
+        double worst = 0;
+        const bool kType = c.type == DType::Q4_K || c.type == DType::Q5_K || c.type == DType::Q6_K;
+        // Row counts that are no multiple of 8 or 16; widths of one block, several, and odd counts.
+        const std::vector<int64_t> widths = kType ? std::vector<int64_t>{256, 768, 2560} : std::vector<int64_t>{32, 96, 1056};
+        for (int64_t cols : widths) {
+            // One row of few blocks is a statistic of a handful of products: 1-row shapes are
+            // checked for being written and for the tiers agreeing, the bound on the others.
+            for (int64_t rows : {1, 37, 203}) {
+                std::vector<uint8_t> storage;
+                const WeightMatrix w = makeMatrix(c.type, rows, cols, rng, storage);
+                std::normal_distribution<float> normal(0.0f, 1.0f);
+                std::vector<float> x(static_cast<size_t>(cols));
+                for (float& v : x) v = normal(rng);
+                const std::vector<float> ref = reference(w, x);
+                const std::vector<double> scale = scaleOf(w, x);
+                std::vector<float> scalar;
+                for (SimdTier tier : tiers) {
+                    const std::vector<float> y = fast(pool, tier, w, x);
+                    bool finite = true;
+                    for (float v : y) finite &= std::isfinite(v);
+                    CHECK_MSG(finite, dtypeName(c.type) << " " << simdTierName(tier) << " " << rows << "x" << cols
+                                                        << ": an output was not written");
+                    const double err = relativeError(y, ref, scale);
+                    CHECK_MSG(rows == 1 || err <= c.bound, dtypeName(c.type) << " " << simdTierName(tier) << " " << rows << "x"
+                                                                << cols << ": error " << err << " > " << c.bound);
+                    if (rows > 1) worst = std::max(worst, err);
+                    if (tier == SimdTier::Scalar) scalar = y;
+                    else
+                        CHECK_MSG(relativeError(y, scalar, scale) <= 1e-5, dtypeName(c.type) << " " << simdTierName(tier)
+                                                                                     << " differs from the scalar tier");
+                }
+            }
+        }
+        std::printf("%-5s worst error %.2e (bound %.0e)\n", dtypeName(c.type), worst, c.bound);
+    }
+    // F32 and a reference MatVec run the reference dotRow exactly.
+    for (const bool fastPath : {false, true}) {
+        std::vector<uint8_t> storage;
+        const WeightMatrix w = makeMatrix(fastPath ? DType::F32 : DType::Q4_K, 19, 256, rng, storage);
+        std::vector<float> x(256, 0.5f);
+        std::vector<float> y(19, std::numeric_limits<float>::quiet_NaN());
+        MatVec(pool, fastPath).run(y.data(), w, x.data());
+        CHECK_MSG(y == reference(w, x), "the reference path was not bit-exact");
+    }
+    return test::finish();
+}

@@ -4,23 +4,32 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QQmlApplicationEngine>
 #include <QQmlExtensionPlugin>
 #include <QQuickWindow>
+#include <QEventLoop>
 #include <QTimer>
 #include <QUrl>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include "appinstance.h"
 #include "appsettings.h"
 #include "languageswitcher.h"
 #include "chatcontroller.h"
 #include "diagnostics.h"
+#include "downloadlistmodel.h"
+#include "downloadpull.h"
 #include "hearth/session.h"
+#include "hftoken.h"
+#include "libraryreport.h"
 #include "logfile.h"
 #include "startoptions.h"
 
@@ -28,6 +37,47 @@ Q_IMPORT_QML_PLUGIN(HearthPlugin)    // ui/: the QML views
 Q_IMPORT_QML_PLUGIN(HearthAppPlugin) // app/: DeviceStatus and the other QObjects QML sees
 
 namespace {
+
+// --list-models: the library as JSON on stdout, without a window, a display or the instance lock.
+int listModels(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    bool ok = false;
+    const QJsonObject report = libraryReport(reportOptionsFrom(*AppSettings::shared()), &ok);
+    std::fputs(QJsonDocument(report).toJson(QJsonDocument::Indented).constData(), stdout);
+    if (!ok)
+        std::fprintf(stderr, "hearth: the model catalog could not be read: %s\n",
+                     qPrintable(report.value(QStringLiteral("catalog")).toObject().value(QStringLiteral("error")).toString()));
+    return ok ? 0 : 1;
+}
+
+// --pull FAMILY:QUANT: downloads one catalog model without a window (app/library/downloadpull.h).
+// The token: HF_TOKEN (as Hugging Face's own tools read it), else the keyring's.
+int pull(int argc, char* argv[], const QCommandLineParser& early)
+{
+    QCoreApplication app(argc, argv);
+    if (!logfile::install(logfile::defaultPath()))
+        qWarning("hearth: cannot write the log file %s", qPrintable(logfile::defaultPath()));
+    qInfo("start: Hearth %s pull: %s", HEARTH_VERSION, qPrintable(QCoreApplication::arguments().join(QLatin1Char(' '))));
+    AppSettings* settings = AppSettings::shared();
+    PullSetup setup;
+    const QString database = early.value(QStringLiteral("database"));
+    setup.databasePath = database.isEmpty() ? QString() : QFileInfo(database).absoluteFilePath();
+    setup.modelsFolder = settings->modelsFolder();
+    setup.catalogSetting = settings->catalogPath();
+    setup.endpointSetting = settings->hfEndpoint();
+    setup.token = qgetenv("HF_TOKEN").trimmed();
+    if (setup.token.isEmpty()) {
+        HfTokenStore* token = HfTokenStore::shared();
+        QEventLoop wait;
+        QObject::connect(token, &HfTokenStore::settled, &wait, &QEventLoop::quit);
+        QTimer::singleShot(3000, &wait, &QEventLoop::quit); // a keyring that does not answer
+        token->load();
+        wait.exec();
+        setup.token = token->token();
+    }
+    return pullModel(early.value(QStringLiteral("pull")).trimmed(), setup);
+}
 
 // --version and --help must work without a display, so they are answered before
 // QGuiApplication exists. Qt's own options (-platform ...) are not known yet: ignore errors.
@@ -50,6 +100,10 @@ std::optional<int> answerEarly(int argc, char* argv[])
         std::printf("%s", qPrintable(help));
         return 0;
     }
+    if (early.isSet(QStringLiteral("list-models")))
+        return listModels(argc, argv);
+    if (early.isSet(QStringLiteral("pull")))
+        return pull(argc, argv, early);
     return std::nullopt;
 }
 
@@ -94,13 +148,30 @@ void sendWhenLoaded(ChatController& chat, const QString& text)
     });
 }
 
+// Calls `then` once, when the first load ends (loaded or failed), or after two minutes at the
+// latest: --screenshot counts its time from there, so a picture never shows a load under way.
+void whenFirstLoadEnds(ChatController& chat, const std::function<void()>& then)
+{
+    auto* once = new QObject(&chat);
+    auto fired = std::make_shared<bool>(false);
+    auto fire = [once, fired, then] {
+        if (std::exchange(*fired, true))
+            return;
+        once->deleteLater();
+        then();
+    };
+    QObject::connect(chat.engine(), &EngineHost::modelLoaded, once, fire);
+    QObject::connect(chat.engine(), &EngineHost::loadFailed, once, fire);
+    QTimer::singleShot(120000, once, fire);
+}
+
 QQuickWindow* rootWindow(const QQmlApplicationEngine& engine)
 {
     const QList<QObject*> roots = engine.rootObjects();
     return roots.isEmpty() ? nullptr : qobject_cast<QQuickWindow*>(roots.first());
 }
 
-// TEST ONLY: HEARTH_TEST_OPEN_PAGE=picker|settings|about opens that page at start, so that
+// TEST ONLY: HEARTH_TEST_OPEN_PAGE=picker|settings|about|chatOptions opens that page at start, so that
 // installer/screenshots.sh can show it (Main.qml's openPage).
 void openTestPage(const QQmlApplicationEngine& engine)
 {
@@ -157,7 +228,8 @@ int main(int argc, char* argv[])
         return 1;
     }
     AppInstance::setShared(&instance);
-    instance.setStart(options, chooseStartModel(options.modelPath, AppSettings::shared()->lastModelPath()));
+    const StartModel startModel = chooseStartModel(options.modelPath, AppSettings::shared()->lastModelPath());
+    instance.setStart(options, startModel);
     Diagnostics diagnostics(nullptr);
     Diagnostics::setShared(&diagnostics);
 
@@ -169,6 +241,10 @@ int main(int argc, char* argv[])
         // A failure is shown in the window, with a way on; the log keeps it too.
         if (const hearth::Status opened = chat.openStore(options.databasePath); !opened.isOk())
             qWarning("start: the chat history could not be opened: %s", opened.message().c_str());
+        // Downloads keep their state in the same file; those a last run left go on, on a thread
+        // of their own. The Hugging Face token comes from the keyring.
+        HfTokenStore::shared()->load();
+        DownloadListModel::shared()->start(options.databasePath, AppSettings::shared(), HfTokenStore::shared());
         diagnostics.setEngine(chat.engine());
         QObject::connect(&chat, &ChatController::errorOccurred, &diagnostics, &Diagnostics::reportError);
         if (!options.sendText.isEmpty())
@@ -187,11 +263,15 @@ int main(int argc, char* argv[])
         openTestPage(engine);
 
         if (options.quitAfterMs >= 0) {
-            QTimer::singleShot(options.quitAfterMs, &app, [&engine, &options] {
+            auto quit = [&engine, &options] {
                 if (!options.screenshotPath.isEmpty())
                     saveScreenshot(engine, options.screenshotPath);
                 QCoreApplication::quit();
-            });
+            };
+            if (!options.screenshotPath.isEmpty() && !startModel.path.isEmpty())
+                whenFirstLoadEnds(chat, [&app, &options, quit] { QTimer::singleShot(options.quitAfterMs, &app, quit); });
+            else
+                QTimer::singleShot(options.quitAfterMs, &app, quit);
         }
         rc = app.exec();
     } // the window and everything QML made (the history file among them) are gone here

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Screenshots of the real app for the README (docs/screenshots/), at 1280x800 and 1920x1080:
 # the chat mid-stream (stats bar, VRAM meter), a reply with a code block, the model and quant
-# picker, the settings, About, the app in Simplified Chinese, and stories260K in completion mode.
+# picker, the settings, a chat's options (sampling from the model's generation_config.json),
+# About, the app in Simplified Chinese, and stories260K in completion mode. Each picture is
+# taken QUIT_MS after the start model has loaded (hearth --screenshot), never during the load.
 # The app renders offscreen (QT_QPA_PLATFORM=offscreen) and saves its own window (--screenshot),
 # so no X server is needed. Scratch HOME: the user's settings and history are never touched.
 #
@@ -40,7 +42,13 @@ cat > "$work/Qwen3-Demo/config.json" <<'JSON'
  "num_key_value_heads": 2, "head_dim": 64, "max_position_embeddings": 8192, "rope_theta": 1000000.0,
  "rms_norm_eps": 1e-6, "tie_word_embeddings": true}
 JSON
-qwen=$work/models/Qwen3-Demo-Q8_0.gguf
+# In a folder of its own with Qwen3's recommended sampling, which a generation_config.json beside
+# a .gguf gives it (the chat options show them as the model's defaults).
+mkdir -p "$work/models/Qwen3-Demo"
+qwen=$work/models/Qwen3-Demo/Qwen3-Demo-Q8_0.gguf
+cat > "$work/models/Qwen3-Demo/generation_config.json" <<'JSON'
+{"do_sample": true, "temperature": 0.6, "top_k": 20, "top_p": 0.95, "min_p": 0.0}
+JSON
 "$cli" synth --config "$work/Qwen3-Demo/config.json" --quant Q8_0 --seed 7 \
     --tokenizer "$data/models/qwen3-tokenizer/tokenizer.json" "$qwen" >/dev/null
 cp "$data/models/stories260K/stories260K-f32.gguf" "$work/models/"
@@ -103,6 +111,7 @@ for size in 1280x800 1920x1080; do
     shot code-block "$size" 3000 --model "$qwen" --conversation 1
     HEARTH_TEST_OPEN_PAGE=picker shot model-picker "$size" 4000 --model "$qwen" --conversation 1
     HEARTH_TEST_OPEN_PAGE=settings shot settings "$size" 3000 --model "$qwen" --conversation 1
+    HEARTH_TEST_OPEN_PAGE=chatOptions shot chat-options "$size" 3000 --model "$qwen" --conversation 1
     HEARTH_TEST_OPEN_PAGE=about shot about "$size" 3000 --model "$qwen" --conversation 1
     HEARTH_TEST_DECODE_DELAY_MS=150 shot stories-completion "$size" 6000 --model "$stories" \
         --send "Once upon a time, there was a little dog"

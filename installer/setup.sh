@@ -17,13 +17,13 @@ build="${HEARTH_BUILD_DIR:-$src/build}"
 jobs="${HEARTH_JOBS:-$(nproc)}"
 
 # Build tools, engine libraries (sentencepiece, JSON), Qt 6 Quick with the QML modules the UI
-# loads at run time (Debian does not pull all of them in), SQLite for the conversation store and
-# md4c for the markdown of replies.
+# loads at run time (Debian does not pull all of them in), SQLite for the conversation store,
+# md4c for the markdown of replies and QtKeychain for the Hugging Face token in the system keyring.
 packages=(
   build-essential cmake ninja-build pkg-config
   libsentencepiece-dev nlohmann-json3-dev libsqlite3-dev libpcre2-dev libicu-dev libmd4c-dev
   qt6-base-dev qt6-declarative-dev qt6-declarative-dev-tools qt6-tools-dev qt6-tools-dev-tools
-  qt6-l10n-tools libqt6sql6-sqlite
+  qt6-l10n-tools libqt6sql6-sqlite qtkeychain-qt6-dev
   qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript qml6-module-qtquick
   qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtquick-controls
   qml6-module-qtquick-layouts qml6-module-qtquick-dialogs qml6-module-qt-labs-folderlistmodel
@@ -32,6 +32,12 @@ packages=(
   # Chinese glyphs for the Simplified Chinese translation (and CJK text in chats): DejaVu has none.
   fonts-noto-cjk
 )
+
+# The keyring test (app.hftoken) runs a GNOME keyring daemon in a D-Bus session of its own;
+# without these it is skipped.
+if [[ "$mode" == test ]]; then
+  packages+=(dbus-daemon gnome-keyring)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -18,9 +18,19 @@ Dialog {
     parent: T.Overlay.overlay // Controls.Basic does not export Overlay in Qt 6.4
     anchors.centerIn: parent
     width: parent ? Math.min(640, parent.width - 2 * Theme.spacingXl) : 640
-    height: parent ? Math.min(720, parent.height - 2 * Theme.spacingXl) : 640
+    // As tall as its text where the window allows (then the text scrolls).
+    height: parent ? Math.min(implicitHeight, parent.height - 2 * Theme.spacingXl) : 640
     padding: 0
-    standardButtons: Dialog.Close
+    footer: DialogButtonBox {
+        alignment: Qt.AlignRight
+        padding: Theme.spacingM
+        background: null // the dialog's own, with its rounded corners
+        // A button of its own: Basic's delegate makes a lone button half the dialog wide.
+        Button {
+            text: qsTr("Close")
+            DialogButtonBox.buttonRole: DialogButtonBox.RejectRole
+        }
+    }
     background: Rectangle {
         radius: Theme.radiusL
         color: Theme.surface

@@ -26,6 +26,7 @@ Rectangle {
     signal deleteSelectedRequested()
     signal exportRequested(var conversationId, string title, string format)
     signal importRequested()
+    signal libraryRequested()
 
     function focusSearch() { search.forceActiveFocus() }
 
@@ -61,9 +62,12 @@ Rectangle {
                 text: qsTr("Hearth")
                 font: Theme.bodyStrongFont
                 color: Theme.textPrimary
+                elide: Text.ElideRight
             }
+            // As wide as their words: Basic's 100 px buttons would push the name out of the row.
             Button {
                 objectName: "importButton"
+                implicitWidth: implicitContentWidth + leftPadding + rightPadding
                 flat: true
                 text: qsTr("Import")
                 font: Theme.smallFont
@@ -73,6 +77,7 @@ Rectangle {
             }
             Button {
                 objectName: "selectButton"
+                implicitWidth: implicitContentWidth + leftPadding + rightPadding
                 flat: true
                 text: root.selecting ? qsTr("Done") : qsTr("Select")
                 font: Theme.smallFont
@@ -106,6 +111,16 @@ Rectangle {
             }
         }
 
+        Button {
+            objectName: "libraryButton"
+            Layout.fillWidth: true
+            flat: true
+            text: qsTr("Library: models to download")
+            font: Theme.smallFont
+            Accessible.name: qsTr("Open the library of models")
+            onClicked: root.libraryRequested()
+        }
+
         TextField {
             id: search
             objectName: "searchField"
@@ -129,6 +144,12 @@ Rectangle {
                 interval: 150
                 onTriggered: if (root.model) root.model.searchQuery = search.text
             }
+        }
+
+        // Downloads under way (hidden when none): a click opens the library, where they are listed.
+        DownloadIndicator {
+            Layout.fillWidth: true
+            onClicked: root.libraryRequested()
         }
 
         ListView {

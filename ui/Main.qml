@@ -92,10 +92,14 @@ ApplicationWindow {
         }
     }
 
-    // "picker", "settings" or "about" (main.cpp's screenshot hook).
+    // "picker", "library", "settings", "about" or "chatOptions" (main.cpp's screenshot hook).
     function openPage(name) {
         if (name === "picker")
             pickerLoader.show()
+        else if (name === "library")
+            libraryLoader.show()
+        else if (name === "chatOptions")
+            chatOptions.open()
         else if (name === "settings")
             settingsLoader.show()
         else if (name === "about")
@@ -123,6 +127,7 @@ ApplicationWindow {
             onDeleteSelectedRequested: window.chat.deleteSelectedConversations()
             onExportRequested: (id, title, format) => exportDialog.ask(id, title, format)
             onImportRequested: importDialog.open()
+            onLibraryRequested: libraryLoader.show()
         }
         Rectangle {
             Layout.fillHeight: true
@@ -146,13 +151,18 @@ ApplicationWindow {
                 spacing: Theme.spacingM
 
                 // A row item without fillWidth keeps its implicit width: the title, the meter and
-                // the model button give way to a narrow window.
+                // the model button give way to a narrow window, each in proportion to what it
+                // would like (the title: all of itself, up to 22 % of the window). The title keeps
+                // up to 200 px of what a window has beyond 1080 px (below that the buttons need it).
                 Label {
                     objectName: "chatTitle"
                     opacity: width > 48 ? 1 : 0 // squeezed out: the window's title says it
                     Layout.fillWidth: true
-                    Layout.minimumWidth: 0
-                    Layout.preferredWidth: 120 // what is left after the meter and the buttons
+                    Layout.minimumWidth: Math.min(implicitWidth, 200, Math.max(0, window.width - 1080))
+                    Layout.preferredWidth: Math.min(implicitWidth, window.width * 0.22)
+                    ToolTip.visible: truncated && titleHover.hovered
+                    ToolTip.text: text
+                    HoverHandler { id: titleHover }
                     text: window.chat.title.length > 0 ? window.chat.title : qsTr("New chat")
                     textFormat: Text.PlainText
                     elide: Text.ElideRight
@@ -165,7 +175,7 @@ ApplicationWindow {
                     Layout.fillWidth: true
                     Layout.minimumWidth: 150
                     Layout.preferredWidth: 380
-                    Layout.maximumWidth: 380
+                    Layout.maximumWidth: 460 // a wide window shows the device's name whole
                     implicitHeight: vramMeter.implicitHeight
                     VramMeter {
                         id: vramMeter
@@ -186,7 +196,7 @@ ApplicationWindow {
                 HeaderButton {
                     objectName: "chatOptionsButton"
                     text: qsTr("Chat options")
-                    Accessible.name: qsTr("This chat's system prompt and thinking")
+                    Accessible.name: qsTr("This chat's system prompt, thinking and sampling")
                     onClicked: chatOptions.open()
                     ChatOptionsPopup {
                         id: chatOptions
@@ -282,6 +292,7 @@ ApplicationWindow {
                     onOpenFileRequested: openModelDialog.open()
                     onOpenFolderRequested: openFolderDialog.open()
                     onBrowseRequested: pickerLoader.show()
+                    onLibraryRequested: libraryLoader.show()
                     onCancelRequested: window.engine.cancelLoad()
                 }
             }
@@ -388,6 +399,20 @@ ApplicationWindow {
         active: false
         sourceComponent: Component {
             ModelPicker {
+                engine: window.engine
+            }
+        }
+    }
+    Loader {
+        id: libraryLoader
+        objectName: "libraryLoader"
+        function show() {
+            active = true
+            item.open()
+        }
+        active: false
+        sourceComponent: Component {
+            LibraryPage {
                 engine: window.engine
             }
         }

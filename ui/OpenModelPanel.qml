@@ -1,4 +1,5 @@
-// The empty state's way on: open a model file or folder (or the model list), and while it loads
+// The empty state's way on: open a model file or folder (or the model list, or the library to
+// download one), and while it loads
 // its progress with Cancel; a failed load or a model that is gone says so here.
 import QtQuick
 import QtQuick.Controls.Basic
@@ -17,6 +18,7 @@ ColumnLayout {
     signal openFileRequested()
     signal openFolderRequested()
     signal browseRequested()
+    signal libraryRequested()
     signal cancelRequested()
 
     spacing: Theme.spacingS
@@ -73,6 +75,13 @@ ColumnLayout {
             font: Theme.bodyFont
             Accessible.name: qsTr("Show the models on this computer")
             onClicked: root.browseRequested()
+        }
+        Button {
+            objectName: "libraryButton"
+            text: qsTr("Get a model")
+            font: Theme.bodyFont
+            Accessible.name: qsTr("Open the library of models to download")
+            onClicked: root.libraryRequested()
         }
     }
 

@@ -11,6 +11,14 @@ SettingsSection {
 
     title: qsTr("New chats")
 
+    Label {
+        objectName: "modelDefaultsNote"
+        Layout.fillWidth: true
+        text: qsTr("A model that recommends its own sampling (in its generation_config.json or GGUF metadata) starts new chats with those values instead. Each chat can change them in Chat options.")
+        font: Theme.smallFont
+        color: Theme.textSecondary
+        wrapMode: Text.Wrap
+    }
     SettingRow {
         Layout.fillWidth: true
         label: qsTr("Temperature")

@@ -79,6 +79,11 @@ Dialog {
                 Layout.fillWidth: true
                 Layout.leftMargin: Theme.spacingXl
                 Layout.rightMargin: Theme.spacingXl
+            }
+            SettingsDownloads {
+                Layout.fillWidth: true
+                Layout.leftMargin: Theme.spacingXl
+                Layout.rightMargin: Theme.spacingXl
                 Layout.bottomMargin: Theme.spacingL
             }
         }

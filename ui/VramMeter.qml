@@ -76,11 +76,16 @@ Item {
                 color: Theme.textPrimary
                 elide: Text.ElideRight
             }
+            // The numbers keep a narrow meter; the name gives way first (to "CPU · …").
             Label {
                 objectName: "summary"
+                Layout.fillWidth: true
+                Layout.minimumWidth: Math.min(implicitWidth, root.width - 72)
+                Layout.maximumWidth: implicitWidth
                 text: root.summary
                 font: Theme.smallFont
                 color: Theme.textSecondary
+                elide: Text.ElideRight
             }
         }
 

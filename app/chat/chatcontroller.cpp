@@ -49,8 +49,12 @@ ChatController::ChatController(QObject* parent)
     connect(m_engine, &EngineHost::modelChanged, this, &ChatController::updateCanSend);
     connect(m_engine, &EngineHost::loadingChanged, this, &ChatController::updateCanSend);
     connect(m_engine, &EngineHost::deviceLostChanged, this, &ChatController::updateCanSend);
+    // Sampling this chat does not set follows the model's recommendation.
+    connect(m_engine, &EngineHost::modelChanged, this, &ChatController::samplingChanged);
     // The next start opens the model used last, however it was opened.
     connect(m_engine, &EngineHost::modelLoaded, this, [this](quint64, const ModelSummary& model) {
+        if (!model.facts.samplingProblems.isEmpty())
+            qWarning("model: recommended sampling: %s", qPrintable(model.facts.samplingProblems));
         if (m_appSettings) {
             m_appSettings->setLastModelPath(model.request.path);
             m_appSettings->setLastModelQuant(model.preset);
@@ -102,7 +106,11 @@ quint64 ChatController::loadModel(const QString& pathOrUrl, const QString& quant
 
 void ChatController::setAppSettings(AppSettings* settings)
 {
+    if (m_appSettings)
+        disconnect(m_appSettings, nullptr, this, nullptr);
     m_appSettings = settings;
+    if (settings)
+        connect(settings, &AppSettings::samplingChanged, this, &ChatController::samplingChanged);
     if (m_conversationId == 0 && m_messages->count() == 0)
         newChat(); // the new chat on screen takes the settings' defaults
 }
@@ -151,6 +159,7 @@ void ChatController::saveSettings()
     if (m_conversationId != 0)
         check(m_store.updateSettings(m_conversationId, m_settings));
     emit settingsChanged();
+    emit samplingChanged();
 }
 
 void ChatController::setSystemPrompt(const QString& prompt)
@@ -168,6 +177,70 @@ void ChatController::setSampling(const QVariantMap& sampling)
         return;
     m_settings.sampling = json;
     saveSettings();
+}
+
+void ChatController::setSamplingValue(const QString& key, const QVariant& value)
+{
+    bool ok = false;
+    const double number = value.toDouble(&ok);
+    if (!chat::samplingKeys().contains(key) || !ok)
+        return;
+    const bool count = key == QLatin1String("top_k") || key == QLatin1String("max_tokens") || key == QLatin1String("seed");
+    QJsonObject sampling = m_settings.sampling;
+    sampling.insert(key, count ? QJsonValue(qRound64(number)) : QJsonValue(number));
+    setSampling(sampling.toVariantMap());
+}
+
+void ChatController::resetSampling()
+{
+    QJsonObject sampling = m_settings.sampling;
+    for (const QString& key : chat::samplingKeys())
+        sampling.remove(key);
+    setSampling(sampling.toVariantMap());
+}
+
+QJsonObject ChatController::modelSamplingJson() const
+{
+    return m_engine->isLoaded() ? m_engine->model().facts.sampling : QJsonObject();
+}
+
+hearth::SamplingParams ChatController::replySampling() const
+{
+    const hearth::SamplingParams settings = m_appSettings ? m_appSettings->sampling() : chat::chatDefaultsWithSeed();
+    // This chat's own keys over the model's recommendation over the settings' defaults.
+    return chat::samplingFromJson(m_settings.sampling, chat::samplingFromJson(modelSamplingJson(), settings));
+}
+
+int ChatController::replyMaxTokens() const
+{
+    return chat::maxTokensFromJson(m_settings.sampling, m_appSettings ? m_appSettings->maxTokens() : TurnRequest{}.maxTokens);
+}
+
+QVariantMap ChatController::effectiveSampling() const
+{
+    auto decimal = [](float v) { return QString::number(double(v), 'g', 6).toDouble(); };
+    const hearth::SamplingParams p = replySampling();
+    const QJsonValue seed = m_settings.sampling.value(QLatin1String("seed"));
+    return {{QStringLiteral("temperature"), decimal(p.temperature)},
+            {QStringLiteral("top_k"), p.topK},
+            {QStringLiteral("top_p"), decimal(p.topP)},
+            {QStringLiteral("min_p"), decimal(p.minP)},
+            {QStringLiteral("repetition_penalty"), decimal(p.repetitionPenalty)},
+            {QStringLiteral("max_tokens"), replyMaxTokens()},
+            // The seed the chat or the settings name (-1: a new one each reply), not the one drawn.
+            {QStringLiteral("seed"), seed.isDouble() ? qMax(qint64(-1), qint64(seed.toDouble()))
+                                                     : qint64(m_appSettings ? m_appSettings->seed() : -1)}};
+}
+
+QVariantMap ChatController::samplingSources() const
+{
+    const QJsonObject model = modelSamplingJson();
+    QVariantMap sources;
+    for (const QString& key : chat::samplingKeys())
+        sources.insert(key, m_settings.sampling.contains(key) ? QStringLiteral("chat")
+                            : model.contains(key)             ? QStringLiteral("model")
+                                                              : QStringLiteral("settings"));
+    return sources;
 }
 
 void ChatController::setThinking(bool on)
@@ -194,6 +267,7 @@ void ChatController::showConversation(qint64 id, const store::ConversationSettin
     reloadMessages();
     emit conversationChanged();
     emit settingsChanged();
+    emit samplingChanged();
 }
 
 void ChatController::newChat()
@@ -406,13 +480,9 @@ bool ChatController::startReply(const QList<store::Message>& before, const QStri
     request.userText = userText;
     request.systemPrompt = m_settings.systemPrompt;
     request.thinking = m_settings.thinking;
-    // The conversation's own sampling keys over the settings' defaults.
-    const bool hasDefaults = m_appSettings;
-    request.sampling = chat::samplingFromJson(m_settings.sampling, hasDefaults ? m_appSettings->sampling()
-                                                                                : chat::chatDefaultsWithSeed());
-    request.maxTokens = chat::maxTokensFromJson(m_settings.sampling, hasDefaults ? m_appSettings->maxTokens()
-                                                                                  : request.maxTokens);
-    if (hasDefaults)
+    request.sampling = replySampling();
+    request.maxTokens = replyMaxTokens();
+    if (m_appSettings)
         request.chatTemplate = m_appSettings->chatTemplateOverride();
     m_pending = Pending{};
     m_pending->conversationId = m_conversationId;

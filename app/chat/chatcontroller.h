@@ -44,8 +44,15 @@ class ChatController : public QObject
     // The shown conversation's settings (a new chat's until its first message saves them).
     Q_PROPERTY(QString systemPrompt READ systemPrompt WRITE setSystemPrompt NOTIFY settingsChanged)
     // Keys: see chat::samplingFromJson (temperature, top_k, top_p, min_p, repetition_penalty,
-    // seed, max_tokens); a missing key takes the default.
+    // seed, max_tokens); only the values this chat sets itself. A missing key follows the loaded
+    // model's recommendation (modelSampling) where it has one, else the settings' default.
     Q_PROPERTY(QVariantMap sampling READ sampling WRITE setSampling NOTIFY settingsChanged)
+    // The loaded model's recommended sampling, under the same keys (only those its files state).
+    Q_PROPERTY(QVariantMap modelSampling READ modelSampling NOTIFY samplingChanged)
+    // Every key with the value the next reply uses (seed -1: a new one each reply), and where
+    // each comes from: "chat" (this chat's own), "model" (modelSampling) or "settings".
+    Q_PROPERTY(QVariantMap effectiveSampling READ effectiveSampling NOTIFY samplingChanged)
+    Q_PROPERTY(QVariantMap samplingSources READ samplingSources NOTIFY samplingChanged)
     Q_PROPERTY(bool thinking READ thinking WRITE setThinking NOTIFY settingsChanged)
     Q_PROPERTY(bool storeOpen READ storeOpen NOTIFY storeChanged)
     Q_PROPERTY(QString storeError READ storeError NOTIFY storeChanged) // why the history is not open
@@ -74,6 +81,13 @@ public:
     void setSystemPrompt(const QString& prompt);
     QVariantMap sampling() const { return m_settings.sampling.toVariantMap(); }
     void setSampling(const QVariantMap& sampling);
+    QVariantMap modelSampling() const { return modelSamplingJson().toVariantMap(); }
+    QVariantMap effectiveSampling() const;
+    QVariantMap samplingSources() const;
+    // What the next reply samples with, and its length limit (effectiveSampling as the engine
+    // takes it).
+    hearth::SamplingParams replySampling() const;
+    int replyMaxTokens() const;
     bool thinking() const { return m_settings.thinking; }
     void setThinking(bool on);
     bool storeOpen() const { return m_store.isOpen(); }
@@ -85,6 +99,12 @@ public:
     // options; `quant` a preset to apply (empty: as stored). Returns the load's id (0: refused).
     // Progress and failure: engine.loading, loadFraction, loadError.
     Q_INVOKABLE quint64 loadModel(const QString& pathOrUrl, const QString& quant = {});
+
+    // Sets one sampling key (see `sampling`) for this chat alone; an unknown key is ignored.
+    Q_INVOKABLE void setSamplingValue(const QString& key, const QVariant& value);
+    // Forgets this chat's own sampling: it follows the model's recommendation and the settings
+    // again, as a new chat does.
+    Q_INVOKABLE void resetSampling();
 
     Q_INVOKABLE void newChat();
     Q_INVOKABLE bool openConversation(qint64 id);
@@ -121,6 +141,7 @@ signals:
     void replyingChanged();
     void canSendChanged();
     void settingsChanged();
+    void samplingChanged();
     void storeChanged();
     // Something the user asked for failed (a store or engine error), in words for a message.
     void errorOccurred(const QString& message);
@@ -139,6 +160,7 @@ private:
     void showConversation(qint64 id, const store::ConversationSettings& settings, const QString& title);
     void saveSettings();
     store::ConversationSettings freshSettings() const;
+    QJsonObject modelSamplingJson() const;
     bool startReply(const QList<store::Message>& before, const QString& userText, qint64 replyId);
     void savePending();
     void onPieces(quint64 id, const QString& content, const QString& reasoning);

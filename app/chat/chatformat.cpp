@@ -59,9 +59,17 @@ hearth::SamplingParams samplingFromJson(const QJsonObject& j, const hearth::Samp
     p.minP = float(j.value(QLatin1String("min_p")).toDouble(p.minP));
     p.repetitionPenalty = float(j.value(QLatin1String("repetition_penalty")).toDouble(p.repetitionPenalty));
     const QJsonValue seed = j.value(QLatin1String("seed"));
-    if (seed.isDouble() && seed.toDouble() >= 0)
-        p.seed = quint64(seed.toDouble());
+    if (seed.isDouble())
+        p.seed = seed.toDouble() >= 0 ? quint64(seed.toDouble()) : QRandomGenerator::global()->generate64();
     return p;
+}
+
+const QStringList& samplingKeys()
+{
+    static const QStringList keys{QStringLiteral("temperature"), QStringLiteral("top_k"), QStringLiteral("top_p"),
+                                  QStringLiteral("min_p"), QStringLiteral("repetition_penalty"),
+                                  QStringLiteral("max_tokens"), QStringLiteral("seed")};
+    return keys;
 }
 
 int maxTokensFromJson(const QJsonObject& sampling, int fallback)

@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 #include "enginetypes.h"
 #include "hearth/sampling.h"
@@ -25,8 +26,11 @@ QString statsLine(const store::ReplyStats& stats);
 bool isSendable(const QString& text);
 
 // The sampling keys a conversation stores: temperature, top_k, top_p, min_p,
-// repetition_penalty, seed, max_tokens. A missing key keeps its value in `base`.
+// repetition_penalty, seed, max_tokens. A missing key keeps its value in `base`; a negative seed
+// draws a fresh one.
 hearth::SamplingParams samplingFromJson(const QJsonObject& sampling, const hearth::SamplingParams& base);
+// Those keys, in the order the chat options show them.
+const QStringList& samplingKeys();
 int maxTokensFromJson(const QJsonObject& sampling, int fallback);
 // SamplingParams::chatDefaults() with a seed drawn at random (so that regenerate gives another
 // answer when nothing else sets one).

@@ -69,10 +69,7 @@ Diagnostics* Diagnostics::create(QQmlEngine*, QJSEngine*)
 
 void Diagnostics::setEngine(EngineHost* host)
 {
-    if (m_engine)
-        disconnect(m_engine, nullptr, this, nullptr);
-    m_engine = host;
-    if (!host)
+    if (!followEngine(this, m_engine, host) || !host)
         return;
     connect(host, &EngineHost::modelChanged, this, &Diagnostics::licencesChanged);
     connect(host, &EngineHost::loadFailed, this, [this](quint64, const EngineError& error) {

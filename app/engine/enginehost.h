@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QObject>
+#include <QPointer>
 #include <QQmlEngine>
 
 #include <memory>
@@ -112,3 +113,16 @@ private:
     QString m_loadError;
     bool m_deviceLost = false;
 };
+
+// For an object that follows one engine at a time (LiveStats, LocalModels, MemoryMeter,
+// Diagnostics): points `current` at `next`, dropping every connection from the engine before
+// to `receiver`. False, with nothing changed, when `current` is `next` already.
+inline bool followEngine(QObject* receiver, QPointer<EngineHost>& current, EngineHost* next)
+{
+    if (current == next)
+        return false;
+    if (current)
+        QObject::disconnect(current, nullptr, receiver, nullptr);
+    current = next;
+    return true;
+}

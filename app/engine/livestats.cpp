@@ -12,21 +12,15 @@ LiveStats::LiveStats(QObject* parent)
 
 void LiveStats::setEngine(EngineHost* engine)
 {
-    if (engine == m_engine)
+    if (!followEngine(this, m_engine, engine))
         return;
-    for (const auto& c : m_connections)
-        disconnect(c);
-    m_connections.clear();
-    m_engine = engine;
     if (m_engine) {
-        m_connections << connect(m_engine, &EngineHost::replyPieces, this,
-                                 [this](quint64 id, const QString&, const QString&, const ReplyStats& s) { update(id, s); });
-        m_connections << connect(m_engine, &EngineHost::replyFinished, this,
-                                 [this](quint64 id, const ReplyResult& r) { end(id, r.stats); });
-        m_connections << connect(m_engine, &EngineHost::replyFailed, this,
-                                 [this](quint64 id, const ReplyFailure& f) { end(id, f.stats); });
+        connect(m_engine, &EngineHost::replyPieces, this,
+                [this](quint64 id, const QString&, const QString&, const ReplyStats& s) { update(id, s); });
+        connect(m_engine, &EngineHost::replyFinished, this, [this](quint64 id, const ReplyResult& r) { end(id, r.stats); });
+        connect(m_engine, &EngineHost::replyFailed, this, [this](quint64 id, const ReplyFailure& f) { end(id, f.stats); });
         // Cleared when a reply starts, not at its first token: prefill can take a while.
-        m_connections << connect(m_engine, &EngineHost::generatingChanged, this, [this] {
+        connect(m_engine, &EngineHost::generatingChanged, this, [this] {
             if (m_engine->isGenerating() && !m_active)
                 begin(0);
         });

@@ -58,7 +58,6 @@ private:
     void halveHistory();
 
     QPointer<EngineHost> m_engine;
-    QList<QMetaObject::Connection> m_connections;
     quint64 m_id = 0;
     bool m_active = false;
     ReplyStats m_stats;

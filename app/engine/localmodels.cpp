@@ -20,7 +20,9 @@ QString normalized(const QString& pathOrUrl)
 LocalModels::LocalModels(QObject* parent)
     : QAbstractListModel(parent)
     , m_quantOptions(new QuantOptionsModel(this))
+    , m_watch(new FolderWatch(this))
 {
+    connect(m_watch, &FolderWatch::changed, this, &LocalModels::rescan);
     m_pool.setMaxThreadCount(1); // header reads one at a time: the cores are the engine's
     m_settings.device = deviceChoiceFromName(m_device);
 }
@@ -127,6 +129,7 @@ void LocalModels::setFolder(const QString& folder)
     if (folder == m_folder)
         return;
     m_folder = folder;
+    m_watch->setFolder(folder);
     emit folderChanged();
     rescan();
 }
@@ -193,17 +196,13 @@ void LocalModels::setVramBudgetGiB(double gib)
 
 void LocalModels::setEngine(EngineHost* engine)
 {
-    if (engine == m_engine)
+    if (!followEngine(this, m_engine, engine))
         return;
-    for (const auto& c : m_connections)
-        disconnect(c);
-    m_connections.clear();
-    m_engine = engine;
     if (m_engine) {
-        m_connections << connect(m_engine, &EngineHost::modelChanged, this,
-                                 [this] { setLoaded(m_engine->isLoaded() ? &m_engine->model() : nullptr); });
+        connect(m_engine, &EngineHost::modelChanged, this,
+                [this] { setLoaded(m_engine->isLoaded() ? &m_engine->model() : nullptr); });
         // A load releases the model loaded now: its memory counts as free for every row.
-        m_connections << connect(m_engine, &EngineHost::memoryReport, this, [this](const MemorySnapshot& s) {
+        connect(m_engine, &EngineHost::memoryReport, this, [this](const MemorySnapshot& s) {
             const quint64 freed = s.loaded ? s.report.totalBytes() : 0;
             const quint64 before = m_settings.freedBytes;
             if (freed == before || (freed > 0 && before > 0 && qAbs(double(freed) - double(before)) < 0.02 * double(before)))

@@ -3,7 +3,8 @@
 // licence) and whether it fits at the chosen context on the chosen device (the engine's
 // estimate), with the largest context that fits. For the loaded model it also fills the quant
 // switcher's choices (quantOptions). Files are read on a worker pool, never on the GUI thread;
-// rows show ready = false until then.
+// rows show ready = false until then. The folder is watched (FolderWatch): a model added, renamed
+// into place or removed shows without a rescan, so a finished download joins the quant switcher.
 #pragma once
 
 #include <QAbstractListModel>
@@ -14,6 +15,7 @@
 #include <functional>
 
 #include "enginehost.h"
+#include "folderwatch.h"
 #include "modelscan.h"
 #include "quantoptions.h"
 
@@ -116,10 +118,10 @@ private:
     QString m_kvType = QStringLiteral("f16");
     FitSettings m_settings;
     QPointer<EngineHost> m_engine;
-    QList<QMetaObject::Connection> m_connections;
     QString m_loadedPath, m_loadedQuant;
     quint64 m_generation = 0;     // bumped when earlier descriptions are no longer wanted
     quint64 m_scanGeneration = 0; // bumped by each rescan: only the newest scan's list counts
     int m_pending = 0;
     QuantOptionsModel* m_quantOptions; // child
+    FolderWatch* m_watch;              // child
 };

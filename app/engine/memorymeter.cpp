@@ -13,12 +13,10 @@ MemoryMeter::MemoryMeter(QObject* parent)
 
 void MemoryMeter::setEngine(EngineHost* engine)
 {
-    if (engine == m_engine)
+    if (!followEngine(this, m_engine, engine))
         return;
-    disconnect(m_connection);
-    m_engine = engine;
     if (m_engine) {
-        m_connection = connect(m_engine, &EngineHost::memoryReport, this, &MemoryMeter::apply);
+        connect(m_engine, &EngineHost::memoryReport, this, &MemoryMeter::apply);
         m_engine->requestMemoryReport(); // a first reading now, not in a second
     }
     updateTimer();

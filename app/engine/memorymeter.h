@@ -86,7 +86,6 @@ private:
     void updateTimer();
 
     QPointer<EngineHost> m_engine;
-    QMetaObject::Connection m_connection;
     QTimer m_timer;
     bool m_active = true;
     bool m_valid = false;

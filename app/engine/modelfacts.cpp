@@ -59,6 +59,24 @@ QString quantLabel(const QString& path, const std::map<std::string, int>& typeCo
     return QString::fromStdString(best);
 }
 
+QJsonObject samplingJson(const hearth::SamplingDefaults& d)
+{
+    // Six significant digits: what a float keeps of the decimal the file wrote.
+    auto decimal = [](float v) { return QString::number(double(v), 'g', 6).toDouble(); };
+    QJsonObject j;
+    if (d.temperature)
+        j.insert(QLatin1String("temperature"), decimal(*d.temperature));
+    if (d.topK)
+        j.insert(QLatin1String("top_k"), *d.topK);
+    if (d.topP)
+        j.insert(QLatin1String("top_p"), decimal(*d.topP));
+    if (d.minP)
+        j.insert(QLatin1String("min_p"), decimal(*d.minP));
+    if (d.repetitionPenalty)
+        j.insert(QLatin1String("repetition_penalty"), decimal(*d.repetitionPenalty));
+    return j;
+}
+
 QString formatParameterCount(quint64 count)
 {
     if (count >= 1'000'000'000ull)
@@ -101,5 +119,7 @@ ModelFacts modelFacts(const QString& path, const hearth::ModelInfo& info)
                             .arg(info.kvHeads)
                             .arg(info.headDim)
                             .arg(info.ffn);
+    f.sampling = samplingJson(info.sampling);
+    f.samplingProblems = QString::fromStdString(info.sampling.problems);
     return f;
 }

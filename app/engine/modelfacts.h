@@ -3,6 +3,7 @@
 // from. Reads headers only; call it off the GUI thread (a large sharded folder takes a moment).
 #pragma once
 
+#include <QJsonObject>
 #include <QString>
 
 #include <cstdint>
@@ -22,6 +23,10 @@ struct ModelFacts {
     int contextLength = 0;      // trained maximum (what RoPE scaling reaches, when more)
     // The shape: two files are the same model in another quant when these agree.
     QString architectureKey;    // "llama/v320/h64/l2/a4/k2/d16/f96"
+    // The sampling the model's files recommend, under a conversation's keys (chat::samplingFromJson:
+    // temperature, top_k, top_p, min_p, repetition_penalty); empty: they say nothing.
+    QJsonObject sampling;
+    QString samplingProblems;   // recommended values left out and why (hearth::SamplingDefaults::problems)
 };
 
 hearth::Result<ModelFacts> describeModelFacts(const QString& path);
@@ -32,5 +37,8 @@ ModelFacts modelFacts(const QString& path, const hearth::ModelInfo& info);
 // matrix type ("Q4_K", "F16"); "F32" for an all-F32 model.
 QString quantLabel(const QString& path, const std::map<std::string, int>& typeCounts);
 bool isFullPrecision(const std::map<std::string, int>& typeCounts);
+// The recommendation under a conversation's keys, each value as its file wrote it (0.95, not
+// the float's 0.949999988).
+QJsonObject samplingJson(const hearth::SamplingDefaults& defaults);
 // 260000 -> "260K", 8190000000 -> "8.2B".
 QString formatParameterCount(quint64 count);

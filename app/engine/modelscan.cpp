@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -21,8 +22,11 @@ void collect(const QDir& dir, int depth, QStringList& out)
         out << dir.absolutePath();
         return;
     }
+    // A split GGUF is one model: its first part stands for it.
+    static const QRegularExpression laterPart(QStringLiteral("-(?!00001)\\d{5}-of-\\d{5}\\.gguf$"));
     for (const QFileInfo& f : dir.entryInfoList({QStringLiteral("*.gguf")}, QDir::Files))
-        out << f.absoluteFilePath();
+        if (!laterPart.match(f.fileName()).hasMatch())
+            out << f.absoluteFilePath();
     if (depth > 0)
         for (const QFileInfo& sub : dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
             collect(QDir(sub.absoluteFilePath()), depth - 1, out);

@@ -29,7 +29,7 @@ struct FitSettings {
 };
 
 // .gguf files and Hugging Face folders (config.json and *.safetensors) in `folder` and in its
-// folders up to two levels down, sorted.
+// folders up to two levels down, sorted; of a split GGUF (-0000k-of-0000n) only its first part.
 QStringList findModelPaths(const QString& folder);
 
 // Describes `entry.path` and estimates its fit; fills facts, fit, error and ready.

@@ -27,6 +27,14 @@ void addStartOptions(QCommandLineParser& parser)
     parser.addOption({QStringLiteral("conversation"),
                       QStringLiteral("Show the conversation with this <id> (used when Hearth restarts itself)."),
                       QStringLiteral("id")});
+    parser.addOption({QStringLiteral("list-models"),
+                      QStringLiteral("Print the model library as JSON (the local models and the catalog, with "
+                                     "whether each fits this machine) and exit.")});
+    parser.addOption({QStringLiteral("pull"),
+                      QStringLiteral("Download the catalog model <family:quant> (e.g. qwen3-8b:Q4_K_M) into the "
+                                     "models folder without a window: progress on stderr, the model's path on "
+                                     "stdout; an interrupted download resumes. Exit 0 once it is verified."),
+                      QStringLiteral("family:quant")});
     // The desktop entry passes opened files this way (Exec=hearth %F).
     parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A model to open, as with --model."),
                                  QStringLiteral("[model]"));
@@ -44,7 +52,8 @@ void addStartOptions(QCommandLineParser& parser)
                       QStringLiteral("ms")});
     parser.addOption({QStringLiteral("screenshot"),
                       QStringLiteral("Automation/testing: save the window as a PNG to <file> just before "
-                                     "quitting (default: after 2000 ms)."),
+                                     "quitting (default: after 2000 ms, counted from the end of the start "
+                                     "model's load)."),
                       QStringLiteral("file")});
 }
 
@@ -55,6 +64,8 @@ bool readStartOptions(const QCommandLineParser& parser, StartOptions& options, Q
         options.modelPath = absolute(parser.positionalArguments().constFirst());
     options.databasePath = absolute(parser.value(QStringLiteral("database")));
     options.sendText = parser.value(QStringLiteral("send"));
+    options.listModels = parser.isSet(QStringLiteral("list-models"));
+    options.pullSpec = parser.value(QStringLiteral("pull")).trimmed();
     options.screenshotPath = parser.value(QStringLiteral("screenshot"));
     if (parser.isSet(QStringLiteral("conversation"))) {
         bool ok = false;

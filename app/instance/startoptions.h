@@ -14,6 +14,8 @@ struct StartOptions {
     QString sendText;          // --send: a prompt sent once the model is loaded (automation)
     int quitAfterMs = -1;      // --quit-after-ms; -1: run until the user closes the window
     QString screenshotPath;    // --screenshot; empty: none
+    bool listModels = false;   // --list-models: print the library as JSON and exit
+    QString pullSpec;          // --pull: download this catalog variant ("family:quant") and exit
 };
 
 // Declares every option (and --help, --version) on `parser`.

@@ -104,6 +104,9 @@ void AppSettings::read()
     m_addedModelPaths = s.value(QStringLiteral("models/added")).toStringList();
     m_lastModelPath = text("models/lastPath");
     m_lastModelQuant = text("models/lastQuant");
+    m_catalogPath = cleanPath(text("models/catalog"));
+    m_hfEndpoint = text("downloads/hfEndpoint").trimmed();
+    m_parallelDownloads = int(std::clamp(number("downloads/parallel", 2), 1.0, 4.0));
 
     m_theme = oneOf(text("appearance/theme"), themes(), QStringLiteral("system"));
     m_fontSize = int(std::clamp(number("appearance/fontSize", kDefaultFont), double(kMinFont), double(kMaxFont)));
@@ -174,6 +177,22 @@ QVariantMap AppSettings::loadOptions() const
             {QStringLiteral("kvType"), m_kvType},
             {QStringLiteral("gpu"), m_gpu},
             {QStringLiteral("device"), m_device}};
+}
+
+void AppSettings::setCatalogPath(const QString& value)
+{
+    const QString path = value.startsWith(QLatin1String("file:")) ? QUrl(value).toLocalFile() : value;
+    store("models/catalog", m_catalogPath, cleanPath(path), &AppSettings::catalogPathChanged);
+}
+
+void AppSettings::setHfEndpoint(const QString& value)
+{
+    store("downloads/hfEndpoint", m_hfEndpoint, value.trimmed(), &AppSettings::downloadSettingsChanged);
+}
+
+void AppSettings::setParallelDownloads(int value)
+{
+    store("downloads/parallel", m_parallelDownloads, std::clamp(value, 1, 4), &AppSettings::downloadSettingsChanged);
 }
 
 void AppSettings::setModelsFolder(const QString& value)

@@ -33,6 +33,10 @@ class AppSettings : public QObject
     Q_PROPERTY(QStringList addedModelPaths READ addedModelPaths WRITE setAddedModelPaths NOTIFY addedModelPathsChanged)
     Q_PROPERTY(QString lastModelPath READ lastModelPath WRITE setLastModelPath NOTIFY lastModelChanged)
     Q_PROPERTY(QString lastModelQuant READ lastModelQuant WRITE setLastModelQuant NOTIFY lastModelChanged)
+    Q_PROPERTY(QString catalogPath READ catalogPath WRITE setCatalogPath NOTIFY catalogPathChanged) // empty: the built-in catalog
+    // Downloads: a Hugging Face mirror (HEARTH_HF_ENDPOINT wins; empty: huggingface.co), how many at once
+    Q_PROPERTY(QString hfEndpoint READ hfEndpoint WRITE setHfEndpoint NOTIFY downloadSettingsChanged)
+    Q_PROPERTY(int parallelDownloads READ parallelDownloads WRITE setParallelDownloads NOTIFY downloadSettingsChanged) // 1..4
     // Appearance
     Q_PROPERTY(QString theme READ theme WRITE setTheme NOTIFY themeChanged)                  // "system", "light", "dark"
     Q_PROPERTY(int fontSize READ fontSize WRITE setFontSize NOTIFY fontSizeChanged)          // body text, px
@@ -80,6 +84,12 @@ public:
     void setLastModelPath(const QString& value);
     QString lastModelQuant() const { return m_lastModelQuant; }
     void setLastModelQuant(const QString& value);
+    QString catalogPath() const { return m_catalogPath; }
+    void setCatalogPath(const QString& value);
+    QString hfEndpoint() const { return m_hfEndpoint; }
+    void setHfEndpoint(const QString& value);
+    int parallelDownloads() const { return m_parallelDownloads; }
+    void setParallelDownloads(int value);
 
     QString theme() const { return m_theme; }
     void setTheme(const QString& value);
@@ -132,6 +142,8 @@ signals:
     void modelsFolderChanged();
     void addedModelPathsChanged();
     void lastModelChanged();
+    void catalogPathChanged();
+    void downloadSettingsChanged();
     void themeChanged();
     void fontSizeChanged();
     void languageChanged();
@@ -154,6 +166,9 @@ private:
     QString m_modelsFolder;
     QStringList m_addedModelPaths;
     QString m_lastModelPath, m_lastModelQuant;
+    QString m_catalogPath;
+    QString m_hfEndpoint;
+    int m_parallelDownloads = 2;
     QString m_theme;
     int m_fontSize = 14;
     QString m_language;

@@ -74,6 +74,40 @@ const char* const kVersion2[] = {
     "INSERT INTO message_fts(message_fts) VALUES ('rebuild')",
 };
 
+// Model downloads (app/library's DownloadStore): one row per download, one per file of it.
+const char* const kVersion3[] = {
+    R"(CREATE TABLE downloads (
+         id INTEGER PRIMARY KEY,
+         key TEXT NOT NULL,
+         name TEXT NOT NULL,
+         local_name TEXT NOT NULL,
+         entry_path TEXT NOT NULL,
+         license TEXT NOT NULL DEFAULT '',
+         license_url TEXT NOT NULL DEFAULT '',
+         folder TEXT NOT NULL,
+         state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'verifying', 'paused', 'failed', 'done')),
+         error TEXT NOT NULL DEFAULT '',
+         created INTEGER NOT NULL,
+         updated INTEGER NOT NULL))",
+    // Sizes NULL: unknown. catalog_size is what the catalog promised (a server that disagrees is
+    // refused), size what is known now; received: bytes in the .part when last saved.
+    R"(CREATE TABLE download_files (
+         download_id INTEGER NOT NULL REFERENCES downloads(id) ON DELETE CASCADE,
+         position INTEGER NOT NULL,
+         repo TEXT NOT NULL,
+         remote_path TEXT NOT NULL,
+         revision TEXT NOT NULL,
+         local_path TEXT NOT NULL,
+         catalog_size INTEGER,
+         size INTEGER,
+         sha256 TEXT NOT NULL DEFAULT '',
+         linked_etag TEXT NOT NULL DEFAULT '',
+         received INTEGER NOT NULL DEFAULT 0,
+         complete INTEGER NOT NULL DEFAULT 0,
+         PRIMARY KEY (download_id, position)))",
+    "CREATE INDEX downloads_by_key ON downloads(key)",
+};
+
 template <size_t N>
 QStringList statements(const char* const (&list)[N])
 {
@@ -88,6 +122,7 @@ QStringList step(int version)
     switch (version) {
     case 1: return statements(kVersion1);
     case 2: return statements(kVersion2);
+    case 3: return statements(kVersion3);
     default: return {};
     }
 }

@@ -6,8 +6,10 @@
 //   v2  conversation settings (quant, system prompt, sampling JSON, thinking); per-message
 //       thinking, statistics and stop reason; the alternatives tree (parent_id, is_current);
 //       streaming replies; FTS5 (trigram) search over finished messages, kept by triggers
+//   v3  model downloads and their files (app/library/downloadstore.h)
 //
-// Internal to app/store/; tests use migrate() with an older target to build an old file.
+// Internal to app/store/ and app/library's DownloadStore (which opens the same file); tests use
+// migrate() with an older target to build an old file.
 #pragma once
 
 #include <QSqlDatabase>
@@ -16,7 +18,7 @@
 
 namespace store {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 hearth::Result<int> schemaVersion(QSqlDatabase& db);
 

@@ -47,12 +47,123 @@
         <source>Copied to the clipboard</source>
         <translation>已复制到剪贴板</translation>
     </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
 </context>
 <context>
     <name>AppInstance</name>
     <message>
         <source>The graphics card stopped working, and Hearth can use it again only after a restart. Everything you wrote and every reply so far is saved. Restart Hearth to continue this conversation.</source>
         <translation>显卡已停止工作，Hearth 需要重新启动才能再次使用它。你写的所有内容和目前的每条回复都已保存。重新启动 Hearth 即可继续这段对话。</translation>
+    </message>
+</context>
+<context>
+    <name>CatalogRow</name>
+    <message>
+        <source>about %1 (size not published)</source>
+        <translation>约 %1（未公布大小）</translation>
+    </message>
+    <message>
+        <source>size not published</source>
+        <translation>未公布大小</translation>
+    </message>
+    <message>
+        <source>Coming</source>
+        <translation>即将支持</translation>
+    </message>
+    <message>
+        <source>Estimating…</source>
+        <translation>正在估算…</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>可放入</translation>
+    </message>
+    <message>
+        <source>Tight</source>
+        <translation>勉强</translation>
+    </message>
+    <message>
+        <source>Does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>fast</source>
+        <translation>快</translation>
+    </message>
+    <message>
+        <source>usable</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>slow</source>
+        <translation>慢</translation>
+    </message>
+    <message>
+        <source>very slow</source>
+        <translation>很慢</translation>
+    </message>
+    <message>
+        <source>Needs the %1 architecture, which this version of Hearth does not run yet.</source>
+        <translation>需要 %1 架构，此版本的 Hearth 尚不支持。</translation>
+    </message>
+    <message>
+        <source>Needs about %1 at %2 context: more than %3 can hold.</source>
+        <translation>在 %2 上下文下约需 %1：超出 %3 的容量。</translation>
+    </message>
+    <message>
+        <source>Needs about %1 at %2 context: %3 holds it, but other programs use its memory now.</source>
+        <translation>在 %2 上下文下约需 %1：%3 放得下，但其他程序正占用其内存。</translation>
+    </message>
+    <message>
+        <source>Needs about %1 at %2 context on %3.</source>
+        <translation>在 %3 上、%2 上下文下约需 %1。</translation>
+    </message>
+    <message>
+        <source>Fits up to %1 context.</source>
+        <translation>最多可容纳 %1 上下文。</translation>
+    </message>
+    <message>
+        <source>On the CPU: %1, at most about %2 tokens per second.</source>
+        <translation>在 CPU 上：%1，每秒最多约 %2 个词元。</translation>
+    </message>
+    <message>
+        <source>%1 parameters</source>
+        <translation>%1 参数</translation>
+    </message>
+    <message>
+        <source>Recommended</source>
+        <translation>推荐</translation>
+    </message>
+    <message>
+        <source>Downloaded</source>
+        <translation>已下载</translation>
+    </message>
+    <message>
+        <source>Hugging Face folder, %1 files</source>
+        <translation>Hugging Face 文件夹，%1 个文件</translation>
+    </message>
+    <message>
+        <source>GGUF in %1 parts</source>
+        <translation>GGUF，分为 %1 部分</translation>
+    </message>
+    <message>
+        <source>licence: %1</source>
+        <translation>许可证：%1</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Download %1</source>
+        <translation>下载 %1</translation>
     </message>
 </context>
 <context>
@@ -118,6 +229,93 @@
     <message>
         <source>Think before answering (models that can)</source>
         <translation>回答前先思考（仅限支持的模型）</translation>
+    </message>
+</context>
+<context>
+    <name>ChatSampling</name>
+    <message>
+        <source>model default</source>
+        <translation>模型默认值</translation>
+    </message>
+    <message>
+        <source>this chat</source>
+        <translation>本对话</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Temperature of this chat</source>
+        <translation>本对话的温度</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Top-k of this chat</source>
+        <translation>本对话的 Top-k</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Top-p of this chat</source>
+        <translation>本对话的 Top-p</translation>
+    </message>
+    <message>
+        <source>Min-p</source>
+        <translation>Min-p</translation>
+    </message>
+    <message>
+        <source>Min-p of this chat</source>
+        <translation>本对话的 Min-p</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>重复惩罚</translation>
+    </message>
+    <message>
+        <source>Repetition penalty of this chat</source>
+        <translation>本对话的重复惩罚</translation>
+    </message>
+    <message>
+        <source>Maximum reply length</source>
+        <translation>最大回复长度</translation>
+    </message>
+    <message>
+        <source>Maximum reply length of this chat</source>
+        <translation>本对话的最大回复长度</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>Seed of this chat</source>
+        <translation>本对话的随机种子</translation>
+    </message>
+    <message>
+        <source>Reset to model defaults</source>
+        <translation>恢复为模型默认值</translation>
+    </message>
+    <message>
+        <source>Reset to defaults</source>
+        <translation>恢复为默认值</translation>
     </message>
 </context>
 <context>
@@ -329,6 +527,14 @@
         <source>Export as JSON…</source>
         <translation>导出为 JSON…</translation>
     </message>
+    <message>
+        <source>Open the library of models</source>
+        <translation>打开模型库</translation>
+    </message>
+    <message>
+        <source>Library: models to download</source>
+        <translation>模型库：可下载的模型</translation>
+    </message>
 </context>
 <context>
     <name>ConversationListModel</name>
@@ -418,6 +624,242 @@
     </message>
 </context>
 <context>
+    <name>DownloadList</name>
+    <message>
+        <source>Downloads</source>
+        <translation>下载</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadListModel</name>
+    <message>
+        <source>%1 needs the %2 architecture, which this Hearth does not run yet</source>
+        <translation>%1 需要 %2 架构，此版本的 Hearth 尚不支持</translation>
+    </message>
+    <message>
+        <source>downloads are not available in this run</source>
+        <translation>本次运行无法下载</translation>
+    </message>
+    <message>
+        <source>Downloading: %1 · %2%</source>
+        <translation>正在下载：%1 · %2%</translation>
+    </message>
+    <message>
+        <source>Downloading: %1</source>
+        <translation>正在下载：%1</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadQueue</name>
+    <message>
+        <source>already in the models folder, and not replaced: %1</source>
+        <translation>模型文件夹中已有同名文件，不会覆盖：%1</translation>
+    </message>
+    <message>
+        <source>not enough free disk space in %1: %2 needed, %3 free</source>
+        <translation>%1 的磁盘空间不足：需要 %2，可用 %3</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadRow</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Pause the download of %1</source>
+        <translation>暂停下载 %1</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Resume the download of %1</source>
+        <translation>继续下载 %1</translation>
+    </message>
+    <message>
+        <source>Remove from list</source>
+        <translation>从列表中移除</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Remove %1 from the list of downloads</source>
+        <translation>从下载列表中移除 %1</translation>
+    </message>
+    <message>
+        <source>Cancel the download of %1 and delete what was downloaded</source>
+        <translation>取消下载 %1 并删除已下载的部分</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadSafety</name>
+    <message>
+        <source>not a valid download address: %1</source>
+        <translation>不是有效的下载地址：%1</translation>
+    </message>
+    <message>
+        <source>a download address may not carry a user name or password</source>
+        <translation>下载地址不能包含用户名或密码</translation>
+    </message>
+    <message>
+        <source>refusing %1: downloads go over HTTPS (plain HTTP only to this computer)</source>
+        <translation>已拒绝 %1：下载必须使用 HTTPS（仅本机地址可用普通 HTTP）</translation>
+    </message>
+    <message>
+        <source>%1: too many folders</source>
+        <translation>%1：文件夹层级过多</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadTask</name>
+    <message>
+        <source>another Hearth is downloading this model</source>
+        <translation>另一个 Hearth 正在下载这个模型</translation>
+    </message>
+    <message>
+        <source>%1 changed while it was being checked</source>
+        <translation>%1 在校验过程中被改动</translation>
+    </message>
+    <message>
+        <source>the file on the server has %1 bytes, the catalog says %2</source>
+        <translation>服务器上的文件为 %1 字节，目录中记录的是 %2 字节</translation>
+    </message>
+    <message>
+        <source>the file on the server is not the one the catalog lists (its SHA-256 differs)</source>
+        <translation>服务器上的文件与目录所列的不是同一个（SHA-256 不同）</translation>
+    </message>
+    <message>
+        <source>the file changed on the server; starting it again</source>
+        <translation>服务器上的文件已更改，重新开始下载</translation>
+    </message>
+    <message>
+        <source>gave up after %1 tries: %2</source>
+        <translation>尝试 %1 次后放弃：%2</translation>
+    </message>
+    <message>
+        <source>%1 cannot be verified: neither the catalog nor the server gives its SHA-256</source>
+        <translation>无法校验 %1：目录和服务器都没有提供它的 SHA-256</translation>
+    </message>
+    <message>
+        <source>the downloaded %1 is damaged (its SHA-256 does not match) and was deleted; Retry downloads it again</source>
+        <translation>下载的 %1 已损坏（SHA-256 不匹配），已删除；点击“重试”重新下载</translation>
+    </message>
+    <message>
+        <source>cannot move the download into place: %1</source>
+        <translation>无法将下载的文件移到位：%1</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>not enough free disk space in %1: %2 needed, %3 free</source>
+        <translation>%1 的磁盘空间不足：需要 %2，可用 %3</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadText</name>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/秒</translation>
+    </message>
+    <message>
+        <source>%1 s left</source>
+        <translation>剩余 %1 秒</translation>
+    </message>
+    <message>
+        <source>%1 min left</source>
+        <translation>剩余 %1 分钟</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min left</source>
+        <translation>剩余 %1 小时 %2 分钟</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Downloading</source>
+        <translation>正在下载</translation>
+    </message>
+    <message>
+        <source>Checking the part already downloaded</source>
+        <translation>正在校验已下载的部分</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Downloaded</source>
+        <translation>已下载</translation>
+    </message>
+    <message>
+        <source>%1 · trying again in %2 s (%3)</source>
+        <translation>%1 · %2 秒后重试（%3）</translation>
+    </message>
+</context>
+<context>
+    <name>DownloadTransfer</name>
+    <message>
+        <source>the server redirected to a refused address: %1</source>
+        <translation>服务器重定向到了被拒绝的地址：%1</translation>
+    </message>
+    <message>
+        <source>too many redirects</source>
+        <translation>重定向次数过多</translation>
+    </message>
+    <message>
+        <source>the server answered HTTP %1</source>
+        <translation>服务器返回 HTTP %1</translation>
+    </message>
+    <message>
+        <source>access denied (HTTP %1): this model may need a Hugging Face token with access to it</source>
+        <translation>访问被拒绝（HTTP %1）：这个模型可能需要有访问权限的 Hugging Face 令牌</translation>
+    </message>
+    <message>
+        <source>not found on the server (HTTP 404)</source>
+        <translation>服务器上找不到该文件（HTTP 404）</translation>
+    </message>
+    <message>
+        <source>the server sent another part of the file than asked for (%1)</source>
+        <translation>服务器发送的不是请求的那部分文件（%1）</translation>
+    </message>
+    <message>
+        <source>no data for %1 s</source>
+        <translation>%1 秒内没有收到数据</translation>
+    </message>
+    <message>
+        <source>the server has no bytes past %1</source>
+        <translation>服务器上的文件在 %1 字节之后没有数据</translation>
+    </message>
+    <message>
+        <source>the connection closed at %1 of %2 bytes</source>
+        <translation>连接在 %1 / %2 字节处断开</translation>
+    </message>
+</context>
+<context>
     <name>EngineHost</name>
     <message>
         <source>Reading the model</source>
@@ -430,6 +872,14 @@
     <message>
         <source>Preparing the context</source>
         <translation>正在准备上下文</translation>
+    </message>
+    <message>
+        <source>Uploading to the GPU</source>
+        <translation>正在上传到 GPU</translation>
+    </message>
+    <message>
+        <source>Quantizing on the GPU</source>
+        <translation>正在 GPU 上量化</translation>
     </message>
 </context>
 <context>
@@ -444,6 +894,88 @@
     <message>
         <source>Details: %1</source>
         <translation>详细信息：%1</translation>
+    </message>
+</context>
+<context>
+    <name>HfTokenStore</name>
+    <message>
+        <source>No keyring is available, so the token is not saved: it is used until Hearth quits.</source>
+        <translation>没有可用的系统密钥环，因此令牌不会被保存：它只在 Hearth 退出前有效。</translation>
+    </message>
+</context>
+<context>
+    <name>LibraryPage</name>
+    <message>
+        <source>Library</source>
+        <translation>模型库</translation>
+    </message>
+    <message>
+        <source>Download %1?</source>
+        <translation>下载 %1？</translation>
+    </message>
+    <message>
+        <source>This model is published under the licence &quot;%1&quot;. By downloading it you accept its terms%2.</source>
+        <translation>此模型以许可证“%1”发布。下载即表示您接受其条款%2。</translation>
+    </message>
+    <message>
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <source>Delete %1?</source>
+        <translation>删除 %1？</translation>
+    </message>
+    <message>
+        <source>%1 will be removed from the models folder, freeing %2. This cannot be undone.</source>
+        <translation>%1 将从模型文件夹中删除，释放 %2。此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Estimates for %1 (%2 free of %3) at a context of %4.</source>
+        <translation>针对 %1（%3 中可用 %2）、上下文 %4 的估算。</translation>
+    </message>
+    <message>
+        <source>The model catalog could not be read.</source>
+        <translation>无法读取模型目录。</translation>
+    </message>
+    <message>
+        <source>Catalog</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>On this computer (%1)</source>
+        <translation>本机上的模型（%1）</translation>
+    </message>
+    <message>
+        <source>Models to download</source>
+        <translation>可下载的模型</translation>
+    </message>
+    <message>
+        <source>Models folder: %1 · %2 used · %3 free on its disk</source>
+        <translation>模型文件夹：%1 · 已用 %2 · 磁盘可用 %3</translation>
+    </message>
+    <message>
+        <source>Models on this computer</source>
+        <translation>本机上的模型</translation>
+    </message>
+    <message>
+        <source>Remove from list</source>
+        <translation>从列表中移除</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Delete %1</source>
+        <translation>删除 %1</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>No GPU in use: estimates are for the CPU and its memory (%1 free of %2); speeds from this machine&apos;s memory bandwidth, measured at %3 GB/s.</source>
+        <translation>未使用 GPU：估算针对 CPU 及其内存（%2 中空闲 %1）；速度依据本机实测的内存带宽 %3 GB/s。</translation>
     </message>
 </context>
 <context>
@@ -534,10 +1066,6 @@
     <message>
         <source>Chat options</source>
         <translation>对话选项</translation>
-    </message>
-    <message>
-        <source>This chat&apos;s system prompt and thinking</source>
-        <translation>这个对话的系统提示词和思考设置</translation>
     </message>
     <message>
         <source>Settings</source>
@@ -634,6 +1162,10 @@
     <message>
         <source>Import a conversation</source>
         <translation>导入对话</translation>
+    </message>
+    <message>
+        <source>This chat&apos;s system prompt, thinking and sampling</source>
+        <translation>本对话的系统提示词、思考与采样</translation>
     </message>
 </context>
 <context>
@@ -828,6 +1360,13 @@
     </message>
 </context>
 <context>
+    <name>ModelLibrary</name>
+    <message>
+        <source>%1 is loaded; load another model or close the chat first.</source>
+        <translation>%1 正在使用中；请先加载其他模型或关闭对话。</translation>
+    </message>
+</context>
+<context>
     <name>ModelPicker</name>
     <message>
         <source>Models</source>
@@ -991,6 +1530,14 @@
         <source>Loading progress</source>
         <translation>加载进度</translation>
     </message>
+    <message>
+        <source>Get a model</source>
+        <translation>获取模型</translation>
+    </message>
+    <message>
+        <source>Open the library of models to download</source>
+        <translation>打开可下载模型的模型库</translation>
+    </message>
 </context>
 <context>
     <name>QuantSwitcher</name>
@@ -1139,6 +1686,53 @@
     <message>
         <source>A Jinja template used instead of the model&apos;s own, for models whose template is broken. Leave it empty to use the model&apos;s.</source>
         <translation>用来替代模型自带模板的 Jinja 模板，适用于模板有问题的模型。留空则使用模型自带的模板。</translation>
+    </message>
+    <message>
+        <source>A model that recommends its own sampling (in its generation_config.json or GGUF metadata) starts new chats with those values instead. Each chat can change them in Chat options.</source>
+        <translation>如果模型自带推荐的采样设置（在其 generation_config.json 或 GGUF 元数据中），新对话会改用这些值。每个对话都可以在“对话选项”中修改它们。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDownloads</name>
+    <message>
+        <source>Downloads</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Hugging Face token</source>
+        <translation>Hugging Face 令牌</translation>
+    </message>
+    <message>
+        <source>Saved in the system keyring. Gated models (Llama) need one.</source>
+        <translation>已保存在系统密钥环中。受限模型（Llama）需要令牌。</translation>
+    </message>
+    <message>
+        <source>Gated models (Llama) need one. It is kept in the system keyring, never in a file.</source>
+        <translation>受限模型（Llama）需要令牌。令牌保存在系统密钥环中，绝不写入文件。</translation>
+    </message>
+    <message>
+        <source>(saved)</source>
+        <translation>（已保存）</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Download from</source>
+        <translation>下载来源</translation>
+    </message>
+    <message>
+        <source>A mirror of Hugging Face; empty: huggingface.co. The environment variable HEARTH_HF_ENDPOINT wins over this.</source>
+        <translation>Hugging Face 的镜像地址；留空则使用 huggingface.co。环境变量 HEARTH_HF_ENDPOINT 优先于此设置。</translation>
+    </message>
+    <message>
+        <source>Downloads at once</source>
+        <translation>同时下载数</translation>
     </message>
 </context>
 <context>

@@ -1,30 +1,53 @@
 #include "enginetestkit.h"
 
 #include <QDir>
+#include <QTest>
 
 #include "engineworker.h"
 #include "model_builder.h"
 
 namespace enginetest {
 
-void followLoad(EngineHost& host, LoadLog& log)
+void followLoad(EngineHost& host, LoadLog& log, QObject* context)
 {
+    if (!context)
+        context = &host;
     // Direct: runs on the engine thread, to see where the load runs.
-    QObject::connect(host.worker(), &EngineWorker::loadProgress, &host,
+    QObject::connect(host.worker(), &EngineWorker::loadProgress, context,
                      [&log](quint64, double, LoadPhase) { log.progressThread = QThread::currentThread(); },
                      Qt::DirectConnection);
-    QObject::connect(&host, &EngineHost::loadProgress, &host, [&log](quint64, double fraction, LoadPhase phase) {
+    QObject::connect(&host, &EngineHost::loadProgress, context, [&log](quint64, double fraction, LoadPhase phase) {
         log.fractions << fraction;
         log.phases << phase;
     });
-    QObject::connect(&host, &EngineHost::modelLoaded, &host, [&log](quint64, const ModelSummary& model) {
+    QObject::connect(&host, &EngineHost::modelLoaded, context, [&log](quint64, const ModelSummary& model) {
         log.done = log.ok = true;
         log.model = model;
     });
-    QObject::connect(&host, &EngineHost::loadFailed, &host, [&log](quint64, const EngineError& error) {
+    QObject::connect(&host, &EngineHost::loadFailed, context, [&log](quint64, const EngineError& error) {
         log.done = true;
         log.error = error;
     });
+}
+
+LoadRequest cpuLoad(const QString& path, const QString& quant)
+{
+    LoadRequest request;
+    request.path = path;
+    request.quant = quant;
+    request.device = DeviceChoice::Cpu;
+    return request;
+}
+
+LoadLog loadAndWait(EngineHost& host, const LoadRequest& request, int timeoutMs)
+{
+    LoadLog log;
+    QObject scope; // the log's connections end with this call
+    followLoad(host, log, &scope);
+    host.loadModel(request);
+    if (!QTest::qWaitFor([&] { return log.done; }, timeoutMs))
+        qWarning("load of %s: no outcome in %d ms", qPrintable(request.path), timeoutMs);
+    return log;
 }
 
 void followReply(EngineHost& host, quint64 id, ReplyLog& log, const QElapsedTimer& clock)

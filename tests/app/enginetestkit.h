@@ -30,8 +30,12 @@ struct ReplyLog {
     qint64 firstPieceMs = -1, doneMs = -1; // on the test's clock
 };
 
-// Records the load `id` (0: the next one) into `log`, until the host is destroyed.
-void followLoad(EngineHost& host, LoadLog& log);
+// Records the host's loads into `log`, until `context` (null: the host) is destroyed.
+void followLoad(EngineHost& host, LoadLog& log, QObject* context = nullptr);
+// A request to load `path` on the CPU, with the preset `quant` when set.
+LoadRequest cpuLoad(const QString& path, const QString& quant = {});
+// Loads `request` into `host` and waits for the outcome, at most `timeoutMs` (then done is false).
+LoadLog loadAndWait(EngineHost& host, const LoadRequest& request, int timeoutMs = 60000);
 // Records the reply `id` into `log`; `clock` stamps its events.
 void followReply(EngineHost& host, quint64 id, ReplyLog& log, const QElapsedTimer& clock);
 

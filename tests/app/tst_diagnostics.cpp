@@ -162,14 +162,8 @@ private slots:
         EngineHost host;
         Diagnostics d(noDriver);
         d.setEngine(&host);
-        enginetest::LoadLog log;
-        enginetest::followLoad(host, log);
-        LoadRequest request;
-        request.path = path;
-        request.device = DeviceChoice::Cpu;
-        host.loadModel(request);
-        QTRY_VERIFY_WITH_TIMEOUT(log.done, 30000);
-        QVERIFY(log.ok);
+        const enginetest::LoadLog log = enginetest::loadAndWait(host, enginetest::cpuLoad(path), 30000);
+        QVERIFY2(log.ok, qPrintable(log.error.message));
         const QString text = d.copyText();
         QVERIFY2(text.contains(QStringLiteral("Model: Tiny Licensed (llama, ") + path + QStringLiteral(")\n")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("Quant: F32\n")));
@@ -177,12 +171,9 @@ private slots:
         QCOMPARE(licenceOf(d, QStringLiteral("Tiny Licensed")), QStringLiteral("apache-2.0"));
 
         // A failed load becomes the last error, in the engine's words.
-        enginetest::LoadLog failed;
-        enginetest::followLoad(host, failed);
-        request.path = dir.filePath(QStringLiteral("missing.gguf"));
-        host.loadModel(request);
-        QTRY_VERIFY_WITH_TIMEOUT(failed.done, 30000);
-        QVERIFY(!failed.ok);
+        const enginetest::LoadLog failed =
+            enginetest::loadAndWait(host, enginetest::cpuLoad(dir.filePath(QStringLiteral("missing.gguf"))), 30000);
+        QVERIFY(failed.done && !failed.ok);
         QVERIFY2(d.lastError().startsWith(QStringLiteral("Loading the model failed: ")), qPrintable(d.lastError()));
         QVERIFY(d.lastError().contains(QStringLiteral("missing.gguf")));
     }

@@ -51,13 +51,7 @@ void TestEngineReply::cleanup()
 void TestEngineReply::loadStories()
 {
     APPTEST_DATA(path, "models/stories260K/stories260K-f32.gguf");
-    LoadLog log;
-    followLoad(*m_host, log);
-    LoadRequest request;
-    request.path = path;
-    request.device = DeviceChoice::Cpu;
-    m_host->loadModel(request);
-    QTRY_VERIFY_WITH_TIMEOUT(log.done, 30000);
+    const LoadLog log = loadAndWait(*m_host, cpuLoad(path), 30000);
     QVERIFY2(log.ok, qPrintable(log.error.message));
 }
 
@@ -239,13 +233,7 @@ void TestEngineReply::thinkingStreamsApart()
     const auto path = hearth::test::writeThinkingQwen3(apptest::scratchDir(QStringLiteral("enginereply")).toStdString(),
                                                        tokenizer.toStdString(), scripted);
     QVERIFY(!path.empty());
-    LoadLog load;
-    followLoad(*m_host, load);
-    LoadRequest request;
-    request.path = QString::fromStdString(path.string());
-    request.device = DeviceChoice::Cpu;
-    m_host->loadModel(request);
-    QTRY_VERIFY_WITH_TIMEOUT(load.done, 60000);
+    const LoadLog load = loadAndWait(*m_host, cpuLoad(QString::fromStdString(path.string())));
     QVERIFY2(load.ok, qPrintable(load.error.message));
     QVERIFY(load.model.hasTemplate);
 

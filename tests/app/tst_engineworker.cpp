@@ -45,11 +45,7 @@ void TestEngineWorker::loadRunsOnTheEngineThreadWithProgress()
     LoadLog log;
     EngineHost host;
     followLoad(host, log);
-    LoadRequest request;
-    request.path = m_model;
-    request.quant = QStringLiteral("q8_0");
-    request.device = DeviceChoice::Cpu;
-    host.loadModel(request);
+    host.loadModel(cpuLoad(m_model, QStringLiteral("q8_0")));
     QVERIFY(host.isLoading());
     QTRY_VERIFY_WITH_TIMEOUT(log.done, 60000);
     QVERIFY2(log.ok, qPrintable(log.error.message));
@@ -89,10 +85,7 @@ void TestEngineWorker::eventLoopTurnsWhileLoading()
     LoadLog log;
     EngineHost host;
     followLoad(host, log);
-    LoadRequest request;
-    request.path = m_model;
-    request.quant = QStringLiteral("Q4_K_M");
-    request.device = DeviceChoice::Cpu;
+    LoadRequest request = cpuLoad(m_model, QStringLiteral("Q4_K_M"));
     request.threads = 1;
     const qint64 asked = clock.elapsed();
     host.loadModel(request);
@@ -113,11 +106,7 @@ void TestEngineWorker::cancelledLoadReportsCancelled()
     LoadLog log;
     EngineHost host;
     followLoad(host, log);
-    LoadRequest request;
-    request.path = m_model;
-    request.quant = QStringLiteral("Q4_K_M");
-    request.device = DeviceChoice::Cpu;
-    host.loadModel(request);
+    host.loadModel(cpuLoad(m_model, QStringLiteral("Q4_K_M")));
     host.cancelLoad(); // before the worker starts it: the load must still see it
     QTRY_VERIFY_WITH_TIMEOUT(log.done, 60000);
     QVERIFY(!log.ok);
@@ -130,13 +119,9 @@ void TestEngineWorker::vanishedModelFailsWithMessage()
 {
     const QString path = writeTinyModel(m_dir, QStringLiteral("vanishing.gguf"));
     QVERIFY(QFile::remove(path));
-    LoadLog log;
     EngineHost host;
-    followLoad(host, log);
-    LoadRequest request;
-    request.path = path;
-    host.loadModel(request);
-    QTRY_VERIFY_WITH_TIMEOUT(log.done, 30000);
+    const LoadLog log = loadAndWait(host, cpuLoad(path));
+    QVERIFY(log.done);
     QVERIFY(!log.ok);
     QCOMPARE(log.error.code, hearth::StatusCode::NotFound);
     QVERIFY2(log.error.message.contains(QStringLiteral("vanishing.gguf")), qPrintable(log.error.message));
@@ -168,10 +153,7 @@ void TestEngineWorker::quantSwitchChangesWeightBytesAndKeepsTheConversation()
     MemoryMeter meter;
     meter.setEngine(&host);
     followLoad(host, load);
-    LoadRequest request;
-    request.path = m_model;
-    request.device = DeviceChoice::Cpu;
-    host.loadModel(request);
+    host.loadModel(cpuLoad(m_model));
     QTRY_VERIFY_WITH_TIMEOUT(load.done && meter.isLoaded(), 60000);
     QVERIFY2(load.ok, qPrintable(load.error.message));
     const double f32Weights = meter.weightsBytes();

@@ -72,13 +72,7 @@ void TestLocalModels::waitIdle(LocalModels& models)
 
 void TestLocalModels::loadInto(EngineHost& host, const QString& path)
 {
-    LoadLog log;
-    followLoad(host, log);
-    LoadRequest request;
-    request.path = path;
-    request.device = DeviceChoice::Cpu;
-    host.loadModel(request);
-    QTRY_VERIFY_WITH_TIMEOUT(log.done, 60000);
+    const LoadLog log = loadAndWait(host, cpuLoad(path));
     QVERIFY2(log.ok, qPrintable(log.error.message));
 }
 

@@ -55,14 +55,9 @@ void TestMemoryMeter::cpuBackendShowsRamAndReason()
     meter.setEngine(&host);
     QTRY_VERIFY_WITH_TIMEOUT(meter.isValid(), 30000); // a first reading without a model
     QVERIFY(!meter.isLoaded());
-    LoadLog log;
-    followLoad(host, log);
-    LoadRequest request;
-    request.path = path;
-    request.device = DeviceChoice::Cpu;
-    host.loadModel(request);
-    QTRY_VERIFY_WITH_TIMEOUT(log.done && meter.isLoaded(), 30000);
-    QVERIFY(log.ok);
+    const LoadLog log = loadAndWait(host, cpuLoad(path), 30000);
+    QVERIFY2(log.ok, qPrintable(log.error.message));
+    QTRY_VERIFY_WITH_TIMEOUT(meter.isLoaded(), 30000);
     QVERIFY(!meter.onGpu());
     QVERIFY(!meter.deviceName().isEmpty());
     QVERIFY(meter.weightsBytes() > 0);
@@ -175,14 +170,8 @@ void TestMemoryMeter::liveStatsFollowAReply()
     EngineHost host;
     LiveStats stats;
     stats.setEngine(&host);
-    LoadLog load;
-    followLoad(host, load);
-    LoadRequest request;
-    request.path = path;
-    request.device = DeviceChoice::Cpu;
-    host.loadModel(request);
-    QTRY_VERIFY_WITH_TIMEOUT(load.done, 30000);
-    QVERIFY(load.ok);
+    const LoadLog load = loadAndWait(host, cpuLoad(path), 30000);
+    QVERIFY2(load.ok, qPrintable(load.error.message));
     QElapsedTimer clock;
     clock.start();
     ReplyLog log;

@@ -1,0 +1,121 @@
+// DownloadTask, the checks at both ends of a file: a .part left by an earlier run hashed again
+// before more is appended, a finished file checked against its SHA-256 and size, and the
+// verified files moved to their final names. The transfers are in downloadtask.cpp.
+#include "downloadtask.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QLockFile>
+
+#include "downloadhash.h"
+#include "filesink.h"
+
+// A .part from an earlier run: hashed again from its first byte before more is appended.
+void DownloadTask::verifyPartThenRun(int i)
+{
+    m_record.items[i].received = QFileInfo(partPath(i)).size();
+    setState(DownloadState::Verifying);
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    if (m_rehashCancel)
+        m_rehashCancel->store(true);
+    m_rehashCancel = cancel;
+    auto* watcher = new QFutureWatcher<PartHash>(this);
+    connect(watcher, &QFutureWatcher<PartHash>::finished, this, [this, watcher, cancel, i] {
+        watcher->deleteLater();
+        if (cancel->load() || m_record.state != DownloadState::Verifying)
+            return; // paused or cancelled meanwhile
+        const PartHash result = watcher->result();
+        if (!result.error.isEmpty()) {
+            failWith(result.error);
+            return;
+        }
+        auto opened = m_context->files->openExisting(partPath(i));
+        if (!opened.isOk()) {
+            failWith(opened.status());
+            return;
+        }
+        m_part = std::move(opened).value();
+        if (m_part->size() != result.bytes) {
+            failWith(tr("%1 changed while it was being checked").arg(partPath(i)));
+            return;
+        }
+        m_hash = result.hash;
+        m_hashedItem = i;
+        m_record.items[i].received = result.bytes;
+        setState(DownloadState::Running);
+        startTransfer(i);
+    });
+    watcher->setFuture(hashPartFile(partPath(i), cancel));
+}
+
+void DownloadTask::itemComplete(int i)
+{
+    DownloadItemRecord& r = m_record.items[i];
+    const QString expected = !r.item.sha256.isEmpty() ? r.item.sha256.toLower() : (isSha256(r.linkedEtag) ? r.linkedEtag : QString());
+    const qint64 size = m_part->size();
+    if (expected.isEmpty()) {
+        failWith(tr("%1 cannot be verified: neither the catalog nor the server gives its SHA-256")
+                     .arg(r.item.localPath));
+        return;
+    }
+    const QString actual = QString::fromLatin1(m_hash->result().toHex());
+    if (actual != expected || (r.item.expectedBytes >= 0 && size != r.item.expectedBytes)) {
+        // A damaged file: nothing of it can be trusted, so it goes.
+        m_part.reset();
+        m_hash.reset();
+        m_hashedItem = -1;
+        m_context->files->remove(partPath(i));
+        r.received = 0;
+        r.linkedEtag.clear();
+        saveItem(i);
+        qWarning("download %lld: %s has SHA-256 %s, expected %s", m_record.id, qPrintable(r.item.localPath),
+                 qPrintable(actual), qPrintable(expected));
+        failWith(tr("the downloaded %1 is damaged (its SHA-256 does not match) and was deleted; Retry "
+                    "downloads it again")
+                     .arg(r.item.localPath));
+        return;
+    }
+    r.complete = true;
+    r.item.expectedBytes = size;
+    r.received = size;
+    saveItem(i);
+    m_part.reset();
+    m_hash.reset();
+    m_hashedItem = -1;
+    runItem();
+}
+
+// Every file is verified: each .part takes its final name, the entry file last.
+void DownloadTask::finishAll()
+{
+    QList<int> order;
+    int entry = -1;
+    for (int i = 0; i < m_record.items.size(); ++i) {
+        if (m_record.items[i].item.localPath == m_record.request.entryPath)
+            entry = i;
+        else
+            order << i;
+    }
+    if (entry >= 0)
+        order << entry;
+    QList<int> moved;
+    for (int i : std::as_const(order)) {
+        const QFileInfo part(partPath(i)), target(finalPath(i));
+        // Killed after moving this one last time: it is already where it goes.
+        if (!part.exists() && target.exists() && target.size() == m_record.items[i].item.expectedBytes)
+            continue;
+        if (hearth::Status s = m_context->files->moveNoReplace(partPath(i), finalPath(i)); !s.isOk()) {
+            for (int j : std::as_const(moved))
+                (void)m_context->files->moveNoReplace(finalPath(j), partPath(j));
+            failWith(tr("cannot move the download into place: %1").arg(QString::fromStdString(s.message())));
+            return;
+        }
+        moved << i;
+    }
+    m_lock.reset();
+    setState(DownloadState::Done);
+    const QString path = QDir(m_record.folder).filePath(m_record.request.localName);
+    qInfo("download %lld: %s registered at %s", m_record.id, qPrintable(m_record.request.key), qPrintable(path));
+    emit registered(m_record.request.key, path);
+}

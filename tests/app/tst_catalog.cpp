@@ -1,0 +1,340 @@
+// The model catalog: the built-in resources/catalog.json parses and says what the library needs;
+// malformed catalogs (missing fields, wrong types, absurd sizes, path-like or hidden file names,
+// bad hashes, wrong schema versions) are refused with an error that names the entry and field;
+// thousands of random corruptions never crash the parser nor let an unsafe name through.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "catalog.h"
+
+namespace {
+
+// A valid one-family catalog; each bad case edits a copy of it.
+QJsonObject validCatalog()
+{
+    const QJsonObject file{{"repo", "Owner/Model-GGUF"}, {"path", "Model-Q4_K_M.gguf"}, {"size", 1000},
+                           {"sha256", QString(64, QLatin1Char('a'))}};
+    const QJsonObject variant{{"quant", "Q4_K_M"}, {"format", "gguf"}, {"files", QJsonArray{file}}};
+    const QJsonObject shape{{"architecture", "qwen3"}, {"layers", 2}, {"hidden", 64}, {"heads", 4}, {"kvHeads", 2},
+                            {"headDim", 16}, {"vocab", 256}, {"ffn", 128}, {"context", 2048}};
+    const QJsonObject family{{"id", "fam"}, {"name", "Family"}, {"license", "apache-2.0"}, {"shape", shape},
+                             {"variants", QJsonArray{variant}}};
+    return {{"schemaVersion", 1}, {"families", QJsonArray{family}}};
+}
+
+QByteArray bytes(const QJsonObject& o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+// Sets the value at `path` ("families/0/variants/0/files/0/path"); an undefined value removes it.
+QJsonValue edited(const QJsonValue& node, QStringList path, const QJsonValue& value)
+{
+    const QString key = path.takeFirst();
+    if (node.isArray()) {
+        QJsonArray a = node.toArray();
+        const int i = key.toInt();
+        a[i] = path.isEmpty() ? value : edited(a[i], path, value);
+        return a;
+    }
+    QJsonObject o = node.toObject();
+    if (path.isEmpty()) {
+        if (value.isUndefined())
+            o.remove(key);
+        else
+            o[key] = value;
+    } else {
+        o[key] = edited(o[key], path, value);
+    }
+    return o;
+}
+
+QByteArray with(const QString& path, const QJsonValue& value)
+{
+    return bytes(edited(validCatalog(), path.split(QLatin1Char('/')), value).toObject());
+}
+
+const QString kFile = QStringLiteral("families/0/variants/0/files/0/");
+const QString kFileAt = QStringLiteral("families[0] (fam).variants[0] (Q4_K_M).files[0].");
+
+} // namespace
+
+class TestCatalog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void builtInCatalog();
+    void resolvesFamilyAndQuant();
+    void validCatalogParses();
+    void malformedCatalogs_data();
+    void malformedCatalogs();
+    void splitGgufParts();
+    void safeFileNames();
+    void catalogLocation();
+    void randomCorruptionsNeverCrash();
+};
+
+void TestCatalog::builtInCatalog()
+{
+    Catalog catalog;
+    QString error;
+    QVERIFY2(catalog.load(Catalog::builtInPath(), &error), qPrintable(error));
+    // What the issue asks the catalog to hold, at least.
+    for (const char* id : {"qwen3.6-27b", "qwen3.5-27b", "qwen3-8b", "qwen3-14b", "qwen3-32b", "qwen2.5-7b-instruct",
+                           "qwen2.5-32b-instruct", "llama-3.1-8b-instruct"})
+        QVERIFY2(catalog.family(QString::fromLatin1(id)), id);
+    int smallerQwen35 = 0;
+    for (const CatalogFamily& f : catalog.families()) {
+        if (f.id.startsWith(QStringLiteral("qwen3.5-")) && f.id != QStringLiteral("qwen3.5-27b"))
+            ++smallerQwen35;
+        // qwen35 is not run yet: those are "coming"; everything else has a shape to estimate from.
+        QCOMPARE(f.requiresArch.isEmpty(), f.shape.architecture != QStringLiteral("qwen35"));
+        if (f.requiresArch.isEmpty())
+            QVERIFY2(f.shape.layers > 0 && f.shape.hidden > 0 && f.shape.context > 0 && f.shape.vocab > 0, qPrintable(f.id));
+        for (const CatalogVariant& v : f.variants) {
+            QVERIFY(!v.license.isEmpty());
+            QVERIFY(isSafeFileName(v.localName()));
+            for (const CatalogFile& file : v.files)
+                QVERIFY(file.sizeBytes == -1 || file.sizeBytes > 0);
+        }
+    }
+    QVERIFY(smallerQwen35 >= 2);
+    QVERIFY(!catalog.family(QStringLiteral("qwen3.6-27b"))->requiresArch.isEmpty());
+    // A published hash comes with the commit it belongs to, so that the download matches it.
+    const CatalogVariant* pinned = catalog.resolve(QStringLiteral("qwen3-32b:Q4_K_M"));
+    QVERIFY(pinned);
+    QCOMPARE(pinned->revision.size(), 40);
+    QCOMPARE(pinned->totalBytes(), qint64(19762149024));
+    QCOMPARE(pinned->files.first().url(QStringLiteral("https://huggingface.co"), pinned->revision),
+             QStringLiteral("https://huggingface.co/Qwen/Qwen3-32B-GGUF/resolve/%1/Qwen3-32B-Q4_K_M.gguf").arg(pinned->revision));
+    // A Hugging Face source lands in a folder named after its repository.
+    const CatalogVariant* source = catalog.resolve(QStringLiteral("qwen3-8b:BF16"));
+    QVERIFY(source);
+    QCOMPARE(source->localName(), QStringLiteral("Qwen3-8B"));
+    QCOMPARE(source->totalBytes(), qint64(-1)); // sizes not published: unknown, not guessed
+}
+
+void TestCatalog::resolvesFamilyAndQuant()
+{
+    Catalog catalog;
+    QVERIFY(catalog.load(Catalog::builtInPath(), nullptr));
+    const CatalogVariant* v = catalog.resolve(QStringLiteral("Qwen3-8B:q4_k_m"));
+    QVERIFY(v);
+    QCOMPARE(v->id(), QStringLiteral("qwen3-8b:Q4_K_M"));
+    QString error;
+    QVERIFY(!catalog.resolve(QStringLiteral("nope:Q4_K_M"), &error));
+    QVERIFY2(error.contains(QStringLiteral("no model 'nope'")) && error.contains(QStringLiteral("qwen3-8b")), qPrintable(error));
+    QVERIFY(!catalog.resolve(QStringLiteral("qwen3-8b:Q9_X"), &error));
+    QVERIFY2(error.contains(QStringLiteral("Q9_X")) && error.contains(QStringLiteral("Q8_0")), qPrintable(error));
+    QVERIFY(!catalog.resolve(QStringLiteral("qwen3-8b"), &error));
+    QVERIFY2(error.contains(QStringLiteral("qwen3-8b:QUANT")), qPrintable(error));
+}
+
+void TestCatalog::validCatalogParses()
+{
+    Catalog catalog;
+    QString error;
+    QVERIFY2(catalog.parse(bytes(validCatalog()), &error), qPrintable(error));
+    QCOMPARE(catalog.families().size(), 1);
+    const CatalogVariant& v = catalog.families().first().variants.first();
+    QCOMPARE(v.license, QStringLiteral("apache-2.0")); // from the family
+    QCOMPARE(v.revision, QStringLiteral("main"));
+    QCOMPARE(v.totalBytes(), qint64(1000));
+    // Upper-case hashes are the same hash; a coming model may not know its sizes.
+    QJsonObject o = edited(validCatalog(), (kFile + "sha256").split('/'), QString(64, QLatin1Char('A'))).toObject();
+    o = edited(o, QStringLiteral("families/0/requires").split('/'), "qwen35").toObject();
+    o = edited(o, QStringLiteral("families/0/shape").split('/'), QJsonObject{{"architecture", "qwen35"}}).toObject();
+    QVERIFY2(catalog.parse(bytes(o), &error), qPrintable(error));
+    QCOMPARE(catalog.families().first().variants.first().files.first().sha256, QString(64, QLatin1Char('a')));
+    QCOMPARE(catalog.families().first().variants.first().requiresArch, QStringLiteral("qwen35"));
+}
+
+void TestCatalog::malformedCatalogs_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("where");  // the entry and field the error must name
+    QTest::addColumn<QString>("reason"); // and what is wrong with it
+    const QJsonValue none(QJsonValue::Undefined); // removes the field
+    QTest::newRow("null shape") << with("families/0/shape", QJsonValue()) << QStringLiteral("(fam).shape") << QStringLiteral("missing");
+    QTest::newRow("not json") << QByteArray("{\"schemaVersion\": 1,") << QString() << QStringLiteral("not valid JSON");
+    QTest::newRow("array root") << QByteArray("[1, 2]") << QString() << QStringLiteral("must be a JSON object");
+    QTest::newRow("no version") << with("schemaVersion", none) << QStringLiteral("schemaVersion") << QStringLiteral("missing");
+    QTest::newRow("newer version") << with("schemaVersion", 2) << QStringLiteral("schemaVersion") << QStringLiteral("version 2");
+    QTest::newRow("version text") << with("schemaVersion", "1") << QStringLiteral("schemaVersion") << QStringLiteral("number");
+    QTest::newRow("families object") << with("families", QJsonObject()) << QStringLiteral("families") << QStringLiteral("list");
+    QTest::newRow("family number") << with("families/0", 7) << QStringLiteral("families[0]") << QStringLiteral("object");
+    QTest::newRow("no id") << with("families/0/id", none) << QStringLiteral("families[0].id") << QStringLiteral("missing");
+    QTest::newRow("id path") << with("families/0/id", "../evil") << QStringLiteral("families[0] (../evil).id") << QStringLiteral("may hold only");
+    QTest::newRow("name type") << with("families/0/name", 5) << QStringLiteral("families[0] (fam).name") << QStringLiteral("string");
+    QTest::newRow("no license") << with("families/0/license", none) << QStringLiteral("(fam).license") << QStringLiteral("missing");
+    QTest::newRow("http licence") << with("families/0/licenseUrl", "http://x.org/l") << QStringLiteral("(fam).licenseUrl") << QStringLiteral("https");
+    QTest::newRow("no shape") << with("families/0/shape", none) << QStringLiteral("(fam).shape") << QStringLiteral("missing");
+    QTest::newRow("no layers") << with("families/0/shape/layers", none) << QStringLiteral("(fam).shape.layers") << QStringLiteral("missing");
+    QTest::newRow("negative layers") << with("families/0/shape/layers", -2) << QStringLiteral("shape.layers") << QStringLiteral("out of range");
+    QTest::newRow("fractional hidden") << with("families/0/shape/hidden", 64.5) << QStringLiteral("shape.hidden") << QStringLiteral("whole number");
+    QTest::newRow("heads") << with("families/0/shape/heads", 5) << QStringLiteral("shape.heads") << QStringLiteral("multiple");
+    QTest::newRow("tied text") << with("families/0/shape/tiedEmbeddings", "yes") << QStringLiteral("shape.tiedEmbeddings") << QStringLiteral("true or false");
+    QTest::newRow("no variants") << with("families/0/variants", QJsonArray()) << QStringLiteral("(fam).variants") << QStringLiteral("empty");
+    QTest::newRow("quant spaces") << with("families/0/variants/0/quant", "Q4 K") << QStringLiteral("variants[0] (Q4 K).quant") << QStringLiteral("not a quant");
+    QTest::newRow("format") << with("families/0/variants/0/format", "zip") << QStringLiteral("(Q4_K_M).format") << QStringLiteral("gguf");
+    QTest::newRow("revision") << with("families/0/variants/0/revision", "../main") << QStringLiteral("(Q4_K_M).revision") << QStringLiteral("commit");
+    QTest::newRow("no files") << with("families/0/variants/0/files", none) << QStringLiteral("(Q4_K_M).files") << QStringLiteral("missing");
+    QTest::newRow("file text") << with("families/0/variants/0/files/0", "x.gguf") << QStringLiteral("(Q4_K_M).files[0]") << QStringLiteral("object");
+    QTest::newRow("repo traversal") << with(kFile + "repo", "../x") << kFileAt + "repo" << QStringLiteral("owner/name");
+    QTest::newRow("repo url") << with(kFile + "repo", "https://evil/x") << kFileAt + "repo" << QStringLiteral("owner/name");
+    QTest::newRow("dot dot") << with(kFile + "path", "..") << kFileAt + "path" << QStringLiteral("'..'");
+    QTest::newRow("traversal") << with(kFile + "path", "sub/../../x.gguf") << kFileAt + "path" << QStringLiteral("'..'");
+    QTest::newRow("absolute") << with(kFile + "path", "/etc/passwd.gguf") << kFileAt + "path" << QStringLiteral("absolute");
+    QTest::newRow("hidden") << with(kFile + "path", ".bashrc.gguf") << kFileAt + "path" << QStringLiteral("hidden");
+    QTest::newRow("backslash") << with(kFile + "path", "a\\b.gguf") << kFileAt + "path" << QStringLiteral("'\\'");
+    QTest::newRow("empty segment") << with(kFile + "path", "a//b.gguf") << kFileAt + "path" << QStringLiteral("empty");
+    QTest::newRow("control") << with(kFile + "path", QStringLiteral("a\nb.gguf")) << kFileAt + "path" << QStringLiteral("control");
+    QTest::newRow("not gguf") << with(kFile + "path", "model.bin") << QStringLiteral("(Q4_K_M).files") << QStringLiteral("not a .gguf");
+    QTest::newRow("negative size") << with(kFile + "size", -1) << kFileAt + "size" << QStringLiteral("out of range");
+    QTest::newRow("zero size") << with(kFile + "size", 0) << kFileAt + "size" << QStringLiteral("out of range");
+    QTest::newRow("3 TB") << with(kFile + "size", 3e12) << kFileAt + "size" << QStringLiteral("out of range");
+    QTest::newRow("size text") << with(kFile + "size", "5 GB") << kFileAt + "size" << QStringLiteral("number");
+    QTest::newRow("short hash") << with(kFile + "sha256", "abc") << kFileAt + "sha256" << QStringLiteral("64 hexadecimal");
+    QTest::newRow("hash letters") << with(kFile + "sha256", QString(64, QLatin1Char('z'))) << kFileAt + "sha256" << QStringLiteral("64 hexadecimal");
+    QTest::newRow("hash number") << with(kFile + "sha256", 12) << kFileAt + "sha256" << QStringLiteral("string");
+    QJsonObject twice = validCatalog();
+    QJsonArray families = twice["families"].toArray();
+    families.append(families.first());
+    twice["families"] = families;
+    QTest::newRow("duplicate id") << bytes(twice) << QStringLiteral("families[1].id") << QStringLiteral("twice");
+    const QJsonObject safetensors =
+        edited(validCatalog(), QStringLiteral("families/0/variants/0/format").split('/'), "safetensors").toObject();
+    QTest::newRow("no config") << bytes(safetensors) << QStringLiteral("(Q4_K_M).files") << QStringLiteral("config.json");
+}
+
+void TestCatalog::malformedCatalogs()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, where);
+    QFETCH(QString, reason);
+    Catalog catalog;
+    QVERIFY(catalog.parse(bytes(validCatalog()), nullptr));
+    QString error;
+    QVERIFY2(!catalog.parse(json, &error), json.constData());
+    QVERIFY2(error.contains(where) && error.contains(reason, Qt::CaseInsensitive), qPrintable(error));
+    QCOMPARE(catalog.families().size(), 1); // a refused catalog leaves the last good one in place
+}
+
+void TestCatalog::splitGgufParts()
+{
+    auto parts = [](const QStringList& names) {
+        QJsonArray files;
+        for (const QString& n : names)
+            files.append(QJsonObject{{"repo", "Owner/Model-GGUF"}, {"path", QStringLiteral("Q8_0/") + n}});
+        return with("families/0/variants/0/files", files);
+    };
+    Catalog catalog;
+    QString error;
+    QVERIFY2(catalog.parse(parts({"m-00001-of-00002.gguf", "m-00002-of-00002.gguf"}), &error), qPrintable(error));
+    const CatalogVariant& v = catalog.families().first().variants.first();
+    QCOMPARE(v.files.size(), 2);
+    QCOMPARE(v.localName(), QStringLiteral("m-00001-of-00002.gguf")); // the first part stands for the model
+    QCOMPARE(v.totalBytes(), qint64(-1));
+    for (const QStringList& bad : {QStringList{"m-00002-of-00002.gguf", "m-00001-of-00002.gguf"},
+                                   QStringList{"m-00001-of-00003.gguf", "m-00002-of-00003.gguf"},
+                                   QStringList{"m-00001-of-00002.gguf", "n-00002-of-00002.gguf"},
+                                   QStringList{"m.gguf", "n.gguf"}}) {
+        QVERIFY2(!catalog.parse(parts(bad), &error), qPrintable(bad.join(' ')));
+        QVERIFY2(error.contains(QStringLiteral("(Q4_K_M).files")), qPrintable(error));
+    }
+}
+
+void TestCatalog::safeFileNames()
+{
+    for (const char* ok : {"model.gguf", "Qwen3-8B-Q4_K_M.gguf", "a b.gguf", "模型.gguf"})
+        QVERIFY2(isSafeFileName(QString::fromUtf8(ok)), ok);
+    for (const char* bad : {"", ".", "..", ".hidden", "a/b", "a\\b", "c:x", " lead", "trail "})
+        QVERIFY2(!isSafeFileName(QString::fromUtf8(bad)), bad);
+    QVERIFY(!isSafeFileName(QString(300, QLatin1Char('a'))));
+    QVERIFY(!isSafeFileName(QStringLiteral("a\tb")));
+}
+
+void TestCatalog::catalogLocation()
+{
+    qunsetenv("HEARTH_CATALOG");
+    QCOMPARE(Catalog::choosePath({}), Catalog::builtInPath());
+    QCOMPARE(Catalog::choosePath(QStringLiteral("/etc/mine.json")), QStringLiteral("/etc/mine.json"));
+    qputenv("HEARTH_CATALOG", "/srv/mirror.json");
+    QCOMPARE(Catalog::choosePath(QStringLiteral("/etc/mine.json")), QStringLiteral("/srv/mirror.json"));
+    qunsetenv("HEARTH_CATALOG");
+    QTemporaryDir dir;
+    Catalog catalog;
+    QString error;
+    QVERIFY(!catalog.load(dir.filePath(QStringLiteral("missing.json")), &error));
+    QVERIFY2(error.contains(QStringLiteral("missing.json")), qPrintable(error));
+}
+
+// Random damage to the real catalog: the parser answers every time, and whatever it accepts is
+// safe (names, sizes and hashes as the rules say).
+void TestCatalog::randomCorruptionsNeverCrash()
+{
+    QFile builtIn(Catalog::builtInPath());
+    QVERIFY(builtIn.open(QIODevice::ReadOnly));
+    const QByteArray original = builtIn.readAll();
+    const QJsonObject doc = QJsonDocument::fromJson(original).object();
+    QRandomGenerator rng(20261201);
+    const QList<QJsonValue> junk{QJsonValue(), QJsonValue(-1), QJsonValue(3e15), QJsonValue(0.5), QJsonValue(true),
+                                 QJsonValue(QStringLiteral("..")), QJsonValue(QStringLiteral("/abs/x.gguf")),
+                                 QJsonValue(QStringLiteral(".hidden")), QJsonValue(QJsonArray()), QJsonValue(QJsonObject()),
+                                 QJsonValue(QString(70, QLatin1Char('f')))};
+    int accepted = 0, refused = 0;
+    for (int round = 0; round < 3000; ++round) {
+        QByteArray input;
+        if (round % 3 == 0) { // byte damage: truncation and flipped bytes
+            input = original.left(int(rng.bounded(original.size() + 1)));
+            for (int k = 0; k < 4 && !input.isEmpty(); ++k)
+                input[int(rng.bounded(input.size()))] = char(rng.bounded(256));
+        } else { // structural damage: a field deep inside replaced by junk or removed
+            QJsonValue node = doc;
+            QStringList path;
+            for (int depth = 0; depth < 8; ++depth) {
+                QStringList keys;
+                if (node.isObject())
+                    keys = node.toObject().keys();
+                else if (node.isArray())
+                    for (int i = 0; i < node.toArray().size(); ++i)
+                        keys << QString::number(i);
+                if (keys.isEmpty() || (depth > 0 && rng.bounded(4) == 0))
+                    break;
+                const QString key = keys[int(rng.bounded(keys.size()))];
+                path << key;
+                node = node.isObject() ? node.toObject().value(key) : node.toArray().at(key.toInt());
+            }
+            if (path.isEmpty())
+                continue;
+            input = bytes(edited(doc, path, junk[int(rng.bounded(junk.size()))]).toObject());
+        }
+        Catalog catalog;
+        QString error;
+        if (!catalog.parse(input, &error)) {
+            QVERIFY(!error.isEmpty());
+            ++refused;
+            continue;
+        }
+        ++accepted;
+        for (const CatalogFamily& f : catalog.families())
+            for (const CatalogVariant& v : f.variants) {
+                QVERIFY(isSafeFileName(v.localName()));
+                for (const CatalogFile& file : v.files) {
+                    QVERIFY(isSafeFileName(file.fileName()));
+                    QVERIFY(file.sizeBytes == -1 || (file.sizeBytes > 0 && file.sizeBytes <= Catalog::kMaxFileBytes));
+                    QVERIFY(file.sha256.isEmpty() || file.sha256.size() == 64);
+                }
+            }
+    }
+    QVERIFY(refused > 1000); // the damage was real
+    QVERIFY(accepted > 0);   // and some of it harmless (an optional field dropped)
+}
+
+QTEST_GUILESS_MAIN(TestCatalog)
+#include "tst_catalog.moc"

@@ -1,0 +1,764 @@
+// The downloader against a real HTTP server on 127.0.0.1 (httptestserver.h) that injects faults:
+// a connection dropped mid-body, a server that ignores Range, 404, 416, 500 then success, a slow
+// trickle, a stall, a wrong SHA-256, a redirect chain carrying X-Linked-Etag, a full disk (a file
+// layer failing with ENOSPC), pause/resume and a restart of the queue. In every case: nothing is
+// in the models folder unless verified, partial data is resumed where the server allows it, and
+// the state says what happened.
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "appsettings.h"
+#include "downloadlistmodel.h"
+#include "downloadqueue.h"
+#include "downloadsafety.h"
+#include "filesink.h"
+#include "hfendpoint.h"
+#include "httptestserver.h"
+#include "store/conversation_store.h"
+#include "store/store_schema.h"
+
+namespace {
+
+constexpr int kWaitMs = 20000;
+
+// Bytes that differ at every offset, so that a misplaced range shows in the hash.
+QByteArray pattern(qint64 size, int seed)
+{
+    QByteArray out(size, Qt::Uninitialized);
+    quint32 x = 2463534242u ^ quint32(seed);
+    for (qint64 i = 0; i < size; ++i) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        out[i] = char(x);
+    }
+    return out;
+}
+
+QString sha256(const QByteArray& bytes)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+}
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// The route path of file `name` in repo test/repo: {endpoint}/{repo}/resolve/main/{file}.
+QByteArray routeOf(const QString& name)
+{
+    return "/test/repo/resolve/main/" + name.toUtf8();
+}
+
+DownloadRequest requestFor(const QString& name, const QByteArray& body, bool knownSha = true, bool knownSize = true)
+{
+    DownloadRequest r;
+    r.key = QStringLiteral("test:") + name;
+    r.name = name;
+    r.localName = name;
+    r.entryPath = name;
+    r.license = QStringLiteral("apache-2.0");
+    r.items << DownloadItem{QStringLiteral("test/repo"), name, QStringLiteral("main"), name,
+                            knownSize ? qint64(body.size()) : -1, knownSha ? sha256(body) : QString()};
+    return r;
+}
+
+// The real file layer, except that writes fail with ENOSPC once `capacity` bytes were written
+// (through this layer, since the last reset), and the free space it reports.
+class FullDiskLayer final : public FileLayer
+{
+public:
+    qint64 capacity = -1;  // -1: no limit
+    qint64 available = -1; // -1: the real disk's
+    qint64 written = 0;
+
+    hearth::Result<std::unique_ptr<PartFile>> create(const QString& path) override
+    {
+        return wrap(FileLayer::system().create(path), path);
+    }
+    hearth::Result<std::unique_ptr<PartFile>> openExisting(const QString& path) override
+    {
+        return wrap(FileLayer::system().openExisting(path), path);
+    }
+    qint64 availableBytes(const QString& folder) const override
+    {
+        return available >= 0 ? available : FileLayer::system().availableBytes(folder);
+    }
+    hearth::Status moveNoReplace(const QString& from, const QString& to) override
+    {
+        return FileLayer::system().moveNoReplace(from, to);
+    }
+    bool remove(const QString& path) override { return FileLayer::system().remove(path); }
+
+private:
+    class Part final : public PartFile
+    {
+    public:
+        Part(std::unique_ptr<PartFile> inner, FullDiskLayer* layer, QString path)
+            : m_inner(std::move(inner)), m_layer(layer), m_path(std::move(path)) {}
+        hearth::Status write(const char* data, qint64 size) override
+        {
+            qint64 room = m_layer->capacity < 0 ? size : std::max<qint64>(0, m_layer->capacity - m_layer->written);
+            const qint64 n = std::min(size, room);
+            if (n > 0)
+                HEARTH_TRY(m_inner->write(data, n));
+            m_layer->written += n;
+            return n < size ? writeError(m_path, ENOSPC) : hearth::Status::ok();
+        }
+        hearth::Status truncate(qint64 size) override { return m_inner->truncate(size); }
+        qint64 size() const override { return m_inner->size(); }
+
+    private:
+        std::unique_ptr<PartFile> m_inner;
+        FullDiskLayer* m_layer;
+        QString m_path;
+    };
+
+    hearth::Result<std::unique_ptr<PartFile>> wrap(hearth::Result<std::unique_ptr<PartFile>> inner, const QString& path)
+    {
+        if (!inner.isOk())
+            return inner.status();
+        return std::unique_ptr<PartFile>(std::make_unique<Part>(std::move(inner).value(), this, path));
+    }
+};
+
+} // namespace
+
+class TestDownloads : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<HttpTestServer> m_server;
+
+    QString models() const { return m_dir->filePath(QStringLiteral("models")); }
+    QString database() const { return m_dir->filePath(QStringLiteral("history.sqlite")); }
+
+    static DownloadOptions fastOptions()
+    {
+        DownloadOptions o;
+        o.retryBaseMs = 20;
+        o.retryMaxMs = 100;
+        o.stallTimeoutMs = 3000;
+        o.reserveBytes = 0;
+        o.progressIntervalMs = 20;
+        return o;
+    }
+
+    std::unique_ptr<DownloadQueue> makeQueue(FileLayer* files = nullptr, const DownloadOptions& options = fastOptions())
+    {
+        auto q = std::make_unique<DownloadQueue>();
+        if (files)
+            q->setFileLayer(files);
+        q->setOptions(options);
+        q->setEndpoint(QString::fromLatin1(m_server->baseUrl()));
+        const hearth::Status opened = q->open(database());
+        if (!opened.isOk())
+            qWarning("open: %s", opened.message().c_str());
+        return q;
+    }
+
+    // Runs the event loop until download `id` is Done or Failed; returns its state.
+    static DownloadState settle(DownloadQueue& q, qint64 id, int timeoutMs = kWaitMs)
+    {
+        auto finished = [&] {
+            const DownloadTask* t = q.task(id);
+            return !t || t->state() == DownloadState::Done || t->state() == DownloadState::Failed;
+        };
+        if (!QTest::qWaitFor(finished, timeoutMs))
+            qWarning("download %lld did not finish in %d ms", id, timeoutMs);
+        return q.task(id) ? q.task(id)->state() : DownloadState::Paused;
+    }
+
+    static qint64 added(hearth::Result<qint64> r)
+    {
+        if (!r.isOk())
+            qWarning("add: %s", r.status().message().c_str());
+        return r.isOk() ? *r : 0;
+    }
+
+    // Nothing but `allowed` in the models folder (no stray .part, nothing unverified).
+    QStringList modelFiles() const
+    {
+        return QDir(models()).entryList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+    }
+
+private slots:
+    void init()
+    {
+        m_dir = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_dir->isValid());
+        m_server = std::make_unique<HttpTestServer>();
+        QVERIFY(m_server->listen());
+    }
+
+    void cleanup()
+    {
+        m_server.reset();
+        m_dir.reset();
+    }
+
+    void plainDownloadIsVerifiedAndRegistered()
+    {
+        const QByteArray body = pattern(1 << 20, 1);
+        m_server->setRoute(routeOf(QStringLiteral("a.gguf")), {body});
+        auto q = makeQueue();
+        QSignalSpy registered(q.get(), &DownloadQueue::registered);
+        const qint64 id = added(q->add(requestFor(QStringLiteral("a.gguf"), body), models()));
+        QVERIFY(id > 0);
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(registered.size(), 1);
+        QCOMPARE(registered[0][2].toString(), QDir(models()).filePath(QStringLiteral("a.gguf")));
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("a.gguf"))), body);
+        QCOMPARE(modelFiles(), QStringList{QStringLiteral("a.gguf")});
+        QCOMPARE(q->task(id)->progress().receivedBytes, qint64(body.size()));
+        QCOMPARE(q->task(id)->progress().totalBytes, qint64(body.size()));
+        // The same key again: the download there is, no second file.
+        QCOMPARE(added(q->add(requestFor(QStringLiteral("a.gguf"), body), models())), id);
+        QCOMPARE(m_server->hits().size(), 1);
+    }
+
+    void droppedConnectionResumesWithRange()
+    {
+        const QByteArray body = pattern(900000, 2);
+        HttpRoute route{body};
+        route.dropAfter = 300000;
+        route.dropTimes = 2;
+        m_server->setRoute(routeOf(QStringLiteral("b.gguf")), route);
+        auto q = makeQueue();
+        const qint64 id = added(q->add(requestFor(QStringLiteral("b.gguf"), body), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        const QList<HttpHit> hits = m_server->hits();
+        QCOMPARE(hits.size(), 3);
+        QCOMPARE(hits[0].range, QByteArray());
+        QCOMPARE(hits[1].range, QByteArray("bytes=300000-"));
+        QCOMPARE(hits[1].status, 206);
+        QCOMPARE(hits[2].range, QByteArray("bytes=600000-"));
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("b.gguf"))), body);
+    }
+
+    void serverIgnoringRangeRestartsCleanly()
+    {
+        const QByteArray body = pattern(500000, 3);
+        HttpRoute route{body};
+        route.dropAfter = 200000;
+        route.dropTimes = 1;
+        route.ignoreRange = true;
+        m_server->setRoute(routeOf(QStringLiteral("c.gguf")), route);
+        auto q = makeQueue();
+        const qint64 id = added(q->add(requestFor(QStringLiteral("c.gguf"), body), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        const QList<HttpHit> hits = m_server->hits();
+        QCOMPARE(hits.size(), 2);
+        QCOMPARE(hits[1].range, QByteArray("bytes=200000-"));
+        QCOMPARE(hits[1].status, 200); // the whole file again: written from the start, not appended
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("c.gguf"))), body);
+    }
+
+    void notFoundFailsWithoutAModel()
+    {
+        auto q = makeQueue();
+        const QByteArray body = pattern(1000, 4);
+        const qint64 id = added(q->add(requestFor(QStringLiteral("missing.gguf"), body), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        QVERIFY2(q->task(id)->progress().error.contains(QStringLiteral("404")), qPrintable(q->task(id)->progress().error));
+        QCOMPARE(m_server->hits().size(), 1); // a 404 is not retried
+        QCOMPARE(modelFiles(), QStringList());
+    }
+
+    void rangeNotSatisfiable()
+    {
+        // The first answer claims more bytes than the file has. When the .part then holds exactly
+        // the file, the next Range request gets 416 with the real size and the .part is checked
+        // as it is; when it holds more (junk after the file), the download starts over.
+        for (const qint64 junk : {0, 100}) {
+            const QString name = QStringLiteral("d%1.gguf").arg(junk);
+            const QByteArray body = pattern(300000, 5);
+            HttpRoute route{body};
+            route.extraLength = 200;
+            route.extraSent = junk;
+            route.extraLengthTimes = 1;
+            m_server->setRoute(routeOf(name), route);
+            auto q = makeQueue();
+            const qint64 id = added(q->add(requestFor(name, body, true, false), models()));
+            QCOMPARE(settle(*q, id), DownloadState::Done);
+            const QList<HttpHit> hits = m_server->hitsFor(routeOf(name));
+            QCOMPARE(hits.size(), junk ? 3 : 2);
+            QCOMPARE(hits[1].range, "bytes=" + QByteArray::number(body.size() + junk) + '-');
+            QCOMPARE(hits[1].status, 416);
+            if (junk)
+                QCOMPARE(hits[2].range, QByteArray());
+            QCOMPARE(fileBytes(QDir(models()).filePath(name)), body);
+        }
+    }
+
+    void serverErrorsAreRetriedUntilSuccess()
+    {
+        const QByteArray body = pattern(200000, 6);
+        HttpRoute route{body};
+        route.firstStatuses = {500, 503};
+        m_server->setRoute(routeOf(QStringLiteral("e.gguf")), route);
+        auto q = makeQueue();
+        const qint64 id = added(q->add(requestFor(QStringLiteral("e.gguf"), body), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(m_server->hits().size(), 3);
+        QCOMPARE(m_server->hits()[0].status, 500);
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("e.gguf"))), body);
+    }
+
+    void persistentServerErrorGivesUp()
+    {
+        HttpRoute route{pattern(1000, 7)};
+        route.status = 500;
+        m_server->setRoute(routeOf(QStringLiteral("f.gguf")), route);
+        DownloadOptions o = fastOptions();
+        o.maxAttempts = 3;
+        auto q = makeQueue(nullptr, o);
+        const qint64 id = added(q->add(requestFor(QStringLiteral("f.gguf"), route.body), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        QCOMPARE(m_server->hits().size(), 4); // the first try and three retries
+        QVERIFY(q->task(id)->progress().error.contains(QStringLiteral("500")));
+        QVERIFY(!QFileInfo::exists(QDir(models()).filePath(QStringLiteral("f.gguf"))));
+    }
+
+    void slowTrickleReportsSaneProgress()
+    {
+        const QByteArray body = pattern(240000, 8);
+        HttpRoute route{body};
+        route.trickleBytes = 8000;
+        route.trickleMs = 25; // ~320 kB/s: about 0.75 s in all
+        m_server->setRoute(routeOf(QStringLiteral("g.gguf")), route);
+        auto q = makeQueue();
+        QList<DownloadProgress> seen;
+        connect(q.get(), &DownloadQueue::changed, this, [&seen](const DownloadProgress& p) { seen << p; });
+        const qint64 id = added(q->add(requestFor(QStringLiteral("g.gguf"), body), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        qint64 last = 0;
+        int withRate = 0;
+        for (const DownloadProgress& p : std::as_const(seen)) {
+            QVERIFY(p.receivedBytes >= last);
+            QVERIFY(p.receivedBytes <= body.size());
+            last = p.receivedBytes;
+            if (p.state == DownloadState::Running && p.bytesPerSecond > 0) {
+                ++withRate;
+                QVERIFY2(p.bytesPerSecond < 5e6, qPrintable(QString::number(p.bytesPerSecond)));
+                QVERIFY(p.secondsLeft >= 0 && p.secondsLeft <= 30);
+            }
+        }
+        QVERIFY2(withRate > 0, "no progress report carried a rate");
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("g.gguf"))), body);
+    }
+
+    void stallIsDetectedAndRetried()
+    {
+        const QByteArray body = pattern(300000, 9);
+        HttpRoute route{body};
+        route.stallAfter = 100000;
+        route.stallTimes = 1;
+        m_server->setRoute(routeOf(QStringLiteral("h.gguf")), route);
+        DownloadOptions o = fastOptions();
+        o.stallTimeoutMs = 500;
+        auto q = makeQueue(nullptr, o);
+        QStringList errors;
+        connect(q.get(), &DownloadQueue::changed, this, [&errors](const DownloadProgress& p) {
+            if (!p.error.isEmpty())
+                errors << p.error;
+        });
+        const qint64 id = added(q->add(requestFor(QStringLiteral("h.gguf"), body), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QVERIFY(m_server->hits().size() >= 2); // a loaded machine may stall once more
+        QCOMPARE(m_server->hits()[1].range, QByteArray("bytes=100000-"));
+        QVERIFY2(!errors.isEmpty() && errors.first().contains(QStringLiteral("no data")), qPrintable(errors.join('|')));
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("h.gguf"))), body);
+    }
+
+    void wrongSha256IsNeverRegistered()
+    {
+        const QByteArray body = pattern(100000, 10);
+        m_server->setRoute(routeOf(QStringLiteral("i.gguf")), {body});
+        auto q = makeQueue();
+        DownloadRequest r = requestFor(QStringLiteral("i.gguf"), body);
+        r.items[0].sha256 = sha256("something else");
+        QSignalSpy registered(q.get(), &DownloadQueue::registered);
+        const qint64 id = added(q->add(r, models()));
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        QVERIFY(q->task(id)->progress().error.contains(QStringLiteral("SHA-256")));
+        QCOMPARE(registered.size(), 0);
+        QCOMPARE(modelFiles(), QStringList()); // the damaged .part is gone too
+    }
+
+    void redirectChainCarriesLinkedEtag()
+    {
+        // Hugging Face's way: the endpoint answers 302 with X-Linked-Etag (the SHA-256) and
+        // X-Linked-Size, the CDN (another origin here: another port) redirects once more and serves.
+        const QByteArray body = pattern(400000, 11);
+        HttpTestServer cdn;
+        QVERIFY(cdn.listen());
+        HttpRoute hop{};
+        hop.redirectTo = cdn.baseUrl() + "/cdn/one";
+        hop.headers = {{"X-Linked-Etag", '"' + sha256(body).toLatin1() + '"'},
+                       {"X-Linked-Size", QByteArray::number(body.size())}};
+        m_server->setRoute(routeOf(QStringLiteral("j.gguf")), hop);
+        HttpRoute second{};
+        second.redirectTo = "/cdn/two";
+        cdn.setRoute("/cdn/one", second);
+        cdn.setRoute("/cdn/two", {body});
+        auto q = makeQueue();
+        q->setToken("hf_secret");
+        const qint64 id = added(q->add(requestFor(QStringLiteral("j.gguf"), body, false, false), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("j.gguf"))), body);
+        QCOMPARE(q->task(id)->progress().totalBytes, qint64(body.size()));
+        // The token went to the endpoint only, never to the CDN.
+        QCOMPARE(m_server->hits()[0].authorization, QByteArray("Bearer hf_secret"));
+        QCOMPARE(cdn.hits().size(), 2);
+        for (const HttpHit& h : cdn.hits())
+            QCOMPARE(h.authorization, QByteArray());
+    }
+
+    void wrongLinkedEtagFailsVerification()
+    {
+        const QByteArray body = pattern(50000, 12);
+        HttpRoute hop{};
+        hop.redirectTo = "/cdn/k";
+        hop.headers = {{"X-Linked-Etag", '"' + sha256("other").toLatin1() + '"'}};
+        m_server->setRoute(routeOf(QStringLiteral("k.gguf")), hop);
+        m_server->setRoute("/cdn/k", {body});
+        auto q = makeQueue();
+        const qint64 id = added(q->add(requestFor(QStringLiteral("k.gguf"), body, false, false), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        QCOMPARE(modelFiles(), QStringList());
+    }
+
+    void noChecksumAnywhereIsNotRegistered()
+    {
+        const QByteArray body = pattern(50000, 13);
+        m_server->setRoute(routeOf(QStringLiteral("l.gguf")), {body});
+        auto q = makeQueue();
+        const qint64 id = added(q->add(requestFor(QStringLiteral("l.gguf"), body, false, true), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        QVERIFY(q->task(id)->progress().error.contains(QStringLiteral("cannot be verified")));
+        QVERIFY(!QFileInfo::exists(QDir(models()).filePath(QStringLiteral("l.gguf"))));
+    }
+
+    void fullDiskFailsThenResumes()
+    {
+        const QByteArray body = pattern(600000, 14);
+        m_server->setRoute(routeOf(QStringLiteral("m.gguf")), {body});
+        FullDiskLayer disk;
+        disk.capacity = 250000;
+        auto q = makeQueue(&disk);
+        const qint64 id = added(q->add(requestFor(QStringLiteral("m.gguf"), body), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        QVERIFY2(q->task(id)->progress().error.contains(QStringLiteral("disk is full")),
+                 qPrintable(q->task(id)->progress().error));
+        QCOMPARE(m_server->hits().size(), 1); // not retried: the user must make room
+        QVERIFY(!QFileInfo::exists(QDir(models()).filePath(QStringLiteral("m.gguf"))));
+        QCOMPARE(QFileInfo(QDir(models()).filePath(QStringLiteral("m.gguf.part"))).size(), 250000);
+        // Room again: Retry resumes from the .part (read and hashed again first).
+        disk.capacity = -1;
+        q->resume(id);
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(m_server->hits().last().range, QByteArray("bytes=250000-"));
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("m.gguf"))), body);
+    }
+
+    void notEnoughSpaceIsRefusedBeforeStarting()
+    {
+        const QByteArray body = pattern(100000, 15);
+        m_server->setRoute(routeOf(QStringLiteral("n.gguf")), {body});
+        FullDiskLayer disk;
+        disk.available = 50000;
+        auto q = makeQueue(&disk);
+        auto r = q->add(requestFor(QStringLiteral("n.gguf"), body), models());
+        QVERIFY(!r.isOk());
+        QVERIFY(QString::fromStdString(r.status().message()).contains(QStringLiteral("disk space")));
+        QCOMPARE(m_server->hits().size(), 0);
+        // Size unknown until the server says: refused then.
+        auto r2 = q->add(requestFor(QStringLiteral("n.gguf"), body, true, false), models());
+        QVERIFY(r2.isOk());
+        QCOMPARE(settle(*q, *r2), DownloadState::Failed);
+        QVERIFY(q->task(*r2)->progress().error.contains(QStringLiteral("disk space")));
+    }
+
+    void pauseAndResumeWithinARun()
+    {
+        const QByteArray body = pattern(400000, 16);
+        HttpRoute route{body};
+        route.trickleBytes = 10000;
+        route.trickleMs = 10;
+        m_server->setRoute(routeOf(QStringLiteral("o.gguf")), route);
+        auto q = makeQueue();
+        const qint64 id = added(q->add(requestFor(QStringLiteral("o.gguf"), body), models()));
+        QTRY_VERIFY_WITH_TIMEOUT(q->task(id)->progress().receivedBytes >= 100000, kWaitMs);
+        q->pause(id);
+        QCOMPARE(q->task(id)->state(), DownloadState::Paused);
+        const qint64 kept = QFileInfo(QDir(models()).filePath(QStringLiteral("o.gguf.part"))).size();
+        QVERIFY(kept >= 100000 && kept < body.size());
+        QTest::qWait(100);
+        QCOMPARE(QFileInfo(QDir(models()).filePath(QStringLiteral("o.gguf.part"))).size(), kept);
+        q->resume(id);
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(m_server->hits().last().range, "bytes=" + QByteArray::number(kept) + '-');
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("o.gguf"))), body);
+    }
+
+    void resumesAfterRestartFromThePart()
+    {
+        const QByteArray body = pattern(400000, 17);
+        HttpRoute route{body};
+        route.trickleBytes = 10000;
+        route.trickleMs = 10;
+        m_server->setRoute(routeOf(QStringLiteral("p.gguf")), route);
+        qint64 id = 0, kept = 0;
+        {
+            auto q = makeQueue();
+            id = added(q->add(requestFor(QStringLiteral("p.gguf"), body), models()));
+            QTRY_VERIFY_WITH_TIMEOUT(q->task(id)->progress().receivedBytes >= 100000, kWaitMs);
+        } // the app quits mid-download
+        kept = QFileInfo(QDir(models()).filePath(QStringLiteral("p.gguf.part"))).size();
+        QVERIFY(kept >= 100000 && kept < body.size());
+        auto q = makeQueue();
+        QVERIFY(q->task(id));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(m_server->hits().last().range, "bytes=" + QByteArray::number(kept) + '-');
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("p.gguf"))), body);
+    }
+
+    void cancelDeletesThePart()
+    {
+        const QByteArray body = pattern(400000, 18);
+        HttpRoute route{body};
+        route.trickleBytes = 10000;
+        route.trickleMs = 10;
+        m_server->setRoute(routeOf(QStringLiteral("q.gguf")), route);
+        auto q = makeQueue();
+        QSignalSpy removed(q.get(), &DownloadQueue::removed);
+        const qint64 id = added(q->add(requestFor(QStringLiteral("q.gguf"), body), models()));
+        QTRY_VERIFY_WITH_TIMEOUT(q->task(id)->progress().receivedBytes >= 50000, kWaitMs);
+        q->cancel(id);
+        QCOMPARE(removed.size(), 1);
+        QVERIFY(!q->task(id));
+        QCOMPARE(modelFiles(), QStringList());
+        auto again = makeQueue(); // forgotten in the store too
+        QVERIFY(again->snapshot().isEmpty());
+    }
+
+    void neverReplacesAFileItDidNotCreate()
+    {
+        const QByteArray body = pattern(1000, 19);
+        m_server->setRoute(routeOf(QStringLiteral("r.gguf")), {body});
+        QVERIFY(QDir().mkpath(models()));
+        for (const QString& name : {QStringLiteral("r.gguf"), QStringLiteral("r.gguf.part")}) {
+            const QString path = QDir(models()).filePath(name);
+            QFile mine(path);
+            QVERIFY(mine.open(QIODevice::WriteOnly));
+            mine.write("the user's own bytes");
+            mine.close();
+            auto q = makeQueue();
+            auto r = q->add(requestFor(QStringLiteral("r.gguf"), body), models());
+            QVERIFY(!r.isOk());
+            QVERIFY(QString::fromStdString(r.status().message()).contains(name));
+            QCOMPARE(fileBytes(path), QByteArray("the user's own bytes"));
+            QFile::remove(path);
+        }
+        QCOMPARE(m_server->hits().size(), 0);
+    }
+
+    void unsafeNamesAndAddressesAreRefused()
+    {
+        auto q = makeQueue();
+        const QByteArray body = pattern(10, 20);
+        for (const QString& bad : {QStringLiteral("../evil.gguf"), QStringLiteral("/etc/passwd"), QStringLiteral(".hidden.gguf"),
+                                   QStringLiteral("a/b/c.gguf"), QStringLiteral("x\\y.gguf")}) {
+            DownloadRequest r = requestFor(QStringLiteral("ok.gguf"), body);
+            r.items[0].localPath = bad;
+            QVERIFY2(!q->add(r, models()).isOk(), qPrintable(bad));
+            r = requestFor(QStringLiteral("ok.gguf"), body);
+            r.localName = bad;
+            QVERIFY2(!q->add(r, models()).isOk(), qPrintable(bad));
+        }
+        QVERIFY(isAllowedDownloadUrl(QUrl(QStringLiteral("https://huggingface.co/x"))));
+        QVERIFY(isAllowedDownloadUrl(QUrl(QStringLiteral("http://127.0.0.1:8080/x"))));
+        QVERIFY(isAllowedDownloadUrl(QUrl(QStringLiteral("http://[::1]:8080/x"))));
+        QVERIFY(isAllowedDownloadUrl(QUrl(QStringLiteral("http://localhost/x"))));
+        QVERIFY(!isAllowedDownloadUrl(QUrl(QStringLiteral("http://huggingface.co/x"))));
+        QVERIFY(!isAllowedDownloadUrl(QUrl(QStringLiteral("ftp://127.0.0.1/x"))));
+        QVERIFY(!isAllowedDownloadUrl(QUrl(QStringLiteral("https://user:pw@huggingface.co/x"))));
+        q->setEndpoint(QStringLiteral("http://example.invalid"));
+        QVERIFY(!q->add(requestFor(QStringLiteral("ok.gguf"), body), models()).isOk());
+        QCOMPARE(m_server->hits().size(), 0);
+    }
+
+    void redirectToPlainHttpElsewhereIsRefused()
+    {
+        HttpRoute hop{};
+        hop.redirectTo = "http://example.invalid/file";
+        m_server->setRoute(routeOf(QStringLiteral("s.gguf")), hop);
+        auto q = makeQueue();
+        const qint64 id = added(q->add(requestFor(QStringLiteral("s.gguf"), pattern(10, 21)), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        QVERIFY(q->task(id)->progress().error.contains(QStringLiteral("HTTPS")));
+        QCOMPARE(modelFiles(), QStringList()); // not even an empty .part
+    }
+
+    void multiPartGgufIsOneModel()
+    {
+        const QByteArray one = pattern(200000, 22), two = pattern(150000, 23);
+        const QString n1 = QStringLiteral("big-00001-of-00002.gguf"), n2 = QStringLiteral("big-00002-of-00002.gguf");
+        HttpRoute r1{one};
+        r1.dropAfter = 50000;
+        r1.dropTimes = 1;
+        m_server->setRoute(routeOf(n1), r1);
+        m_server->setRoute(routeOf(n2), {two});
+        DownloadRequest r = requestFor(n1, one);
+        r.key = QStringLiteral("test:big");
+        r.items << requestFor(n2, two).items.first();
+        auto q = makeQueue();
+        QSignalSpy registered(q.get(), &DownloadQueue::registered);
+        const qint64 id = added(q->add(r, models()));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(registered.size(), 1);
+        QCOMPARE(registered[0][2].toString(), QDir(models()).filePath(n1));
+        QCOMPARE(q->task(id)->progress().totalBytes, qint64(one.size() + two.size()));
+        QCOMPARE(fileBytes(QDir(models()).filePath(n1)), one);
+        QCOMPARE(fileBytes(QDir(models()).filePath(n2)), two);
+        QCOMPARE(modelFiles(), (QStringList{n1, n2}));
+    }
+
+    void listModelRunsDownloadsOnItsThread()
+    {
+        // What the library page uses: Downloads, with the catalog and the settings, the queue on
+        // a thread of its own, rows following it.
+        const QByteArray body = pattern(300000, 30);
+        HttpRoute route{body};
+        route.trickleBytes = 20000;
+        route.trickleMs = 10;
+        m_server->setRoute(routeOf(QStringLiteral("tiny-Q8_0.gguf")), route);
+        const QString catalog = m_dir->filePath(QStringLiteral("catalog.json"));
+        QFile file(catalog);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(testCatalog({{QStringLiteral("Q8_0"), QStringLiteral("tiny-Q8_0.gguf")},
+                                {QStringLiteral("Q6_K"), QStringLiteral("tiny-Q6_K.gguf")}},
+                               {body, "x"}, {QStringLiteral("Q6_K")}));
+        file.close();
+        qputenv("HEARTH_CATALOG", catalog.toUtf8());
+        qunsetenv("HEARTH_HF_ENDPOINT");
+        AppSettings settings(m_dir->filePath(QStringLiteral("settings.ini")));
+        settings.setModelsFolder(models());
+        settings.setHfEndpoint(QString::fromLatin1(m_server->baseUrl()));
+        DownloadListModel downloads(nullptr);
+        downloads.start(database(), &settings, nullptr);
+
+        const QVariantMap about = downloads.describe(QStringLiteral("tiny:q8_0"));
+        QCOMPARE(about.value(QStringLiteral("license")).toString(), QStringLiteral("apache-2.0"));
+        QCOMPARE(about.value(QStringLiteral("licenseUrl")).toString(), QStringLiteral("https://example.com/license"));
+        QCOMPARE(about.value(QStringLiteral("sizeBytes")).toDouble(), double(body.size()));
+        QVERIFY(!downloads.describe(QStringLiteral("nothing:Q4_K_M")).value(QStringLiteral("error")).toString().isEmpty());
+        QSignalSpy refused(&downloads, &DownloadListModel::errorOccurred);
+        QVERIFY(!downloads.download(QStringLiteral("tiny:Q6_K"))); // coming: not offered
+        QCOMPARE(refused.size(), 1);
+
+        QSignalSpy registered(&downloads, &DownloadListModel::registered);
+        QStringList summaries;
+        connect(&downloads, &DownloadListModel::summaryChanged, this, [&] { summaries << downloads.summary(); });
+        QVERIFY(downloads.download(QStringLiteral("tiny:q8_0")));
+        QTRY_COMPARE_WITH_TIMEOUT(downloads.rowCount(), 1, kWaitMs);
+        const QModelIndex row = downloads.index(0);
+        QTRY_COMPARE_WITH_TIMEOUT(row.data(DownloadListModel::StateRole).toString(), QStringLiteral("done"), kWaitMs);
+        QCOMPARE(registered.size(), 1);
+        QCOMPARE(row.data(DownloadListModel::FractionRole).toDouble(), 1.0);
+        QCOMPARE(row.data(DownloadListModel::PathRole).toString(), QDir(models()).filePath(QStringLiteral("tiny-Q8_0.gguf")));
+        QCOMPARE(row.data(DownloadListModel::LicenseRole).toString(), QStringLiteral("apache-2.0"));
+        QVERIFY(!row.data(DownloadListModel::CanPauseRole).toBool());
+        QCOMPARE(downloads.activeCount(), 0);
+        QVERIFY(downloads.summary().isEmpty());
+        QVERIFY2(std::any_of(summaries.begin(), summaries.end(), [](const QString& s) { return s.contains('%'); }),
+                 qPrintable(summaries.join('|')));
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("tiny-Q8_0.gguf"))), body);
+
+        // Cancel on a finished download forgets the row, not the model.
+        downloads.cancel(row.data(DownloadListModel::IdRole).toLongLong());
+        QTRY_COMPARE_WITH_TIMEOUT(downloads.rowCount(), 0, kWaitMs);
+        QVERIFY(QFileInfo::exists(QDir(models()).filePath(QStringLiteral("tiny-Q8_0.gguf"))));
+        qunsetenv("HEARTH_CATALOG");
+    }
+
+    void storeUpgradesAnOlderHistoryAndRoundTrips()
+    {
+        const QString path = m_dir->filePath(QStringLiteral("v2.sqlite"));
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v2"));
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QVERIFY(store::migrate(db, 2).isOk()); // what the Hearth before downloads wrote
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO conversations (id, title, created, updated) VALUES (7, 'kept', 1, 2)")));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("v2"));
+        DownloadStore downloads;
+        QVERIFY(downloads.open(path).isOk());
+        DownloadRequest r = requestFor(QStringLiteral("x.gguf"), "abc", false, false);
+        r.items << requestFor(QStringLiteral("y.gguf"), "defg").items.first();
+        const auto id = downloads.insert(r, QStringLiteral("/models"));
+        QVERIFY(id.isOk());
+        DownloadItemRecord item{r.items[0], 2, QStringLiteral("etag"), false};
+        item.item.expectedBytes = 3; // the server told
+        QVERIFY(downloads.saveItem(*id, 0, item).isOk());
+        QVERIFY(downloads.setState(*id, DownloadState::Paused, QStringLiteral("why")).isOk());
+        const auto back = downloads.record(*id);
+        QVERIFY(back.isOk());
+        QCOMPARE(back->state, DownloadState::Paused);
+        QCOMPARE(back->error, QStringLiteral("why"));
+        QCOMPARE(back->folder, QStringLiteral("/models"));
+        QCOMPARE(back->items.size(), 2);
+        QCOMPARE(back->items[0].item.expectedBytes, 3);
+        QCOMPARE(back->request.items[0].expectedBytes, -1); // the catalog's promise stays unknown
+        QCOMPARE(back->items[0].received, 2);
+        QCOMPARE(back->items[0].linkedEtag, QStringLiteral("etag"));
+        QCOMPARE(back->items[1].item.sha256, sha256("defg"));
+        QCOMPARE(back->items[1].item.expectedBytes, 4);
+        downloads.close();
+        store::ConversationStore history; // the chat history is still there, at the new version
+        QVERIFY(history.open(path).isOk());
+        const auto kept = history.conversation(7);
+        QVERIFY(kept.isOk());
+        QCOMPARE(kept->title, QStringLiteral("kept"));
+        QVERIFY(history.checkIntegrity().isOk());
+        QVERIFY(downloads.open(path).isOk());
+        QVERIFY(downloads.remove(*id).isOk());
+        QVERIFY(downloads.list()->isEmpty());
+    }
+
+    void endpointAndUrls()
+    {
+        DownloadItem item{QStringLiteral("Qwen/Qwen3-8B-GGUF"), QStringLiteral("Q8_0/a b#1.gguf"), QStringLiteral("main"),
+                          QStringLiteral("a.gguf")};
+        QCOMPARE(itemUrl(QStringLiteral("https://huggingface.co"), item).toString(QUrl::FullyEncoded),
+                 QStringLiteral("https://huggingface.co/Qwen/Qwen3-8B-GGUF/resolve/main/Q8_0/a%20b%231.gguf"));
+        QCOMPARE(itemUrl(QStringLiteral("http://127.0.0.1:9/mirror"), item).toString(QUrl::FullyEncoded),
+                 QStringLiteral("http://127.0.0.1:9/mirror/Qwen/Qwen3-8B-GGUF/resolve/main/Q8_0/a%20b%231.gguf"));
+        qunsetenv("HEARTH_HF_ENDPOINT");
+        QCOMPARE(chooseHfEndpoint({}), QStringLiteral("https://huggingface.co"));
+        QCOMPARE(chooseHfEndpoint(QStringLiteral("https://mirror.example/")), QStringLiteral("https://mirror.example"));
+        qputenv("HEARTH_HF_ENDPOINT", "http://127.0.0.1:1234");
+        QCOMPARE(chooseHfEndpoint(QStringLiteral("https://mirror.example")), QStringLiteral("http://127.0.0.1:1234"));
+        qunsetenv("HEARTH_HF_ENDPOINT");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDownloads)
+#include "tst_downloads.moc"

@@ -127,7 +127,7 @@ private:
 // chat_template, merges, ...), so that re-typing a file keeps what it said about itself.
 Status copySourceKeys(Metadata& meta, const LoadedModel& model) {
     if (model.format != ModelFormat::Gguf) return Status::ok();
-    HEARTH_ASSIGN(io::GgufFile source, io::GgufFile::open(model.path));
+    HEARTH_ASSIGN(io::GgufFile source, io::GgufFile::open(model.path)); // metadata: the first part
     for (const auto& [key, value] : source.metadata()) {
         const bool copied = key.rfind("general.", 0) == 0 || key.rfind("tokenizer.", 0) == 0;
         if (copied && !meta.has(key) && key != gguf_key::kQuantizationVersion) meta.set(key, value);

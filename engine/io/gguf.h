@@ -79,6 +79,13 @@ public:
     static Result<GgufFile> open(const std::string& path);
     // Same checks on an existing mapping (tests and fuzzing use fromBuffer()).
     static Result<GgufFile> parse(std::shared_ptr<const MappedFile> file);
+    // A model, which may be split into parts as llama.cpp's gguf-split writes them
+    // (PREFIX-00001-of-0000N.gguf ..., each with split.no and split.count; the first holds the
+    // metadata): `path` names the first part (or the only file); every part is opened, checked
+    // (numbering, counts, split.tensors.count, no tensor twice) and its tensors joined, each
+    // pointing into its own part. InvalidArgument naming the first part for a later part;
+    // NotFound naming a missing part. (gguf_split.cpp)
+    static Result<GgufFile> openModel(const std::string& path);
 
     const std::string& path() const;
     uint32_t version() const { return m_version; }
@@ -100,6 +107,9 @@ public:
     const std::vector<GgufTensorInfo>& tensors() const { return m_tensors; }
     const GgufTensorInfo* findTensor(const std::string& name) const;
     const std::shared_ptr<const MappedFile>& mapping() const { return m_file; }
+    // Every part's mapping, the first one first (one for an unsplit file).
+    std::vector<std::shared_ptr<const MappedFile>> mappings() const;
+    int splitCount() const { return int(m_parts.size()) + 1; }
 
 private:
     std::shared_ptr<const MappedFile> m_file;
@@ -108,6 +118,7 @@ private:
     uint64_t m_dataOffset = 0;
     std::vector<std::pair<std::string, GgufValue>> m_metadata;
     std::vector<GgufTensorInfo> m_tensors;
+    std::vector<std::shared_ptr<const MappedFile>> m_parts; // a split model's parts after the first
 };
 
 // Builds a GGUF v3 file. Metadata and tensors are written in insertion order; the header and

@@ -12,6 +12,10 @@ inline constexpr const char* kName = "general.name";
 inline constexpr const char* kLicense = "general.license";
 inline constexpr const char* kAlignment = "general.alignment";
 inline constexpr const char* kFileType = "general.file_type";
+// llama.cpp's gguf-split: the part's number (0-based), the number of parts, all parts' tensors.
+inline constexpr const char* kSplitNo = "split.no";
+inline constexpr const char* kSplitCount = "split.count";
+inline constexpr const char* kSplitTensorsCount = "split.tensors.count";
 inline constexpr const char* kQuantizationVersion = "general.quantization_version";
 
 inline constexpr const char* kChatTemplate = "tokenizer.chat_template";

@@ -151,7 +151,7 @@ TensorSource tensorSourceFromGguf(const io::GgufFile& file) {
     TensorSource source;
     source.fileName = file.path();
     source.ggmlOrder = true;
-    source.storage.push_back(file.mapping());
+    for (const auto& part : file.mappings()) source.storage.push_back(part);
     for (const io::GgufTensorInfo& t : file.tensors()) {
         SourceTensor s;
         s.name = t.name;
@@ -171,7 +171,7 @@ TensorSource tensorSourceFromGguf(const io::GgufFile& file) {
 }
 
 Result<ModelDescription> describeGguf(const std::string& path) {
-    HEARTH_ASSIGN(io::GgufFile file, io::GgufFile::open(path));
+    HEARTH_ASSIGN(io::GgufFile file, io::GgufFile::openModel(path));
     ModelDescription d;
     d.path = path;
     d.format = ModelFormat::Gguf;

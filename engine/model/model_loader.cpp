@@ -102,7 +102,7 @@ Result<LoadedModel> loadModel(const std::string& path) {
         HEARTH_TRY(readGenerationConfig(path, m.endOfGenerationIds));
         HEARTH_TRY(readHfChatTemplate(path, m.chatTemplate));
     } else {
-        HEARTH_ASSIGN(io::GgufFile file, io::GgufFile::open(path));
+        HEARTH_ASSIGN(io::GgufFile file, io::GgufFile::openModel(path));
         m.format = ModelFormat::Gguf;
         HEARTH_ASSIGN(m.config, configFromGguf(file));
         addSamplingBeside(path, m.config.sampling);

@@ -98,6 +98,16 @@ def tokenizer_model_bytes(vocab=VOCAB):
     normal = ["\u2581"] + ["\u2581" + c for c in letters] + list(letters)
     for extra in ["th", "he", "in", "er", "an", "re", "on", "at", "en", "nd", "ti", "es", "or"]:
         normal.append(extra)
+    # Larger vocabularies: word-start and inner letter pairs, then triples, after the pieces above
+    # (so a small vocabulary's file is unchanged).
+    seen = set(normal)
+    for more in (["\u2581" + a + b for a in letters for b in letters] + [a + b for a in letters for b in letters] +
+                 [a + b + c for a in letters for b in letters for c in letters]):
+        if len(normal) >= vocab - len(pieces):
+            break
+        if more not in seen:
+            seen.add(more)
+            normal.append(more)
     normal = normal[: vocab - len(pieces)]
     if len(pieces) + len(normal) != vocab:
         raise SystemExit("tokenizer: not enough pieces for vocab %d" % vocab)

@@ -209,6 +209,7 @@ void LocalModels::setEngine(EngineHost* engine)
                 return;
             m_settings.freedBytes = freed;
             redescribeAll();
+            emit freedBytesChanged();
         });
         setLoaded(m_engine->isLoaded() ? &m_engine->model() : nullptr);
     }

@@ -88,6 +88,8 @@ public:
     // Adds a file or folder the user opened (a path or a file: URL); returns its row.
     Q_INVOKABLE int addPath(const QString& pathOrUrl);
     Q_INVOKABLE void removeAddedPath(const QString& path);
+    // Bytes the model loaded now holds (0: none); a load releases them first.
+    quint64 freedBytes() const { return m_settings.freedBytes; }
     Q_INVOKABLE int indexOfPath(const QString& path) const;
     const ModelEntry* entry(int row) const;
 
@@ -101,6 +103,8 @@ signals:
     void engineChanged();
     void countChanged();
     void busyChanged();
+    // What the loaded model holds changed (a load releases it first, so fits count it as free).
+    void freedBytesChanged();
 
 private:
     // Runs `work` on the pool, then `done` on this thread (which drops results that a rescan or

@@ -170,8 +170,22 @@ void ModelLibrary::setLocalModels(LocalModels* models)
 {
     if (models == m_localModels)
         return;
+    if (m_localModels)
+        disconnect(m_localModels, nullptr, this, nullptr);
     m_localModels = models;
+    if (m_localModels)
+        connect(m_localModels, &LocalModels::freedBytesChanged, this,
+                [this] { setFreedBytes(m_localModels->freedBytes()); });
     emit localModelsChanged();
+    setFreedBytes(m_localModels ? m_localModels->freedBytes() : 0);
+}
+
+void ModelLibrary::setFreedBytes(quint64 bytes)
+{
+    if (bytes == m_target.freedBytes)
+        return;
+    m_target.freedBytes = bytes;
+    estimate();
 }
 
 void ModelLibrary::setDevice(const QString& device)

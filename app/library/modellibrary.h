@@ -81,6 +81,9 @@ public:
 
     // Tests: estimate against this device instead of the one the settings choose.
     void setFixedDevice(const hearth::DeviceInfo& device);
+    // What the loaded model holds: a download of another variant would be loaded in its place,
+    // so the fits count it as free (LocalModels reports it; tests set it).
+    void setFreedBytes(quint64 bytes);
 
     // Reads the catalog again, re-estimates every variant and rereads the folder.
     Q_INVOKABLE void refresh();

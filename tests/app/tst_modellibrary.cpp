@@ -152,6 +152,18 @@ void TestModelLibrary::catalogRowsWithFits()
     m_library->setContextLength(16384);
     waitIdle();
     QVERIFY(role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::EstimatedBytesRole).toDouble() > before);
+
+    // A card whose memory the loaded model holds: nothing fits the free memory, but a load
+    // releases that model first, so counting what it holds brings the fit back.
+    hearth::DeviceInfo busy = gpu24();
+    busy.freeBytes = 1ull << 30;
+    m_library->setFixedDevice(busy);
+    m_library->setContextLength(4096);
+    waitIdle();
+    QVERIFY(role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::VerdictRole).toString() != QStringLiteral("fits"));
+    m_library->setFreedBytes(20ull << 30);
+    waitIdle();
+    QCOMPARE(role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::VerdictRole).toString(), QStringLiteral("fits"));
 }
 
 void TestModelLibrary::badCatalogIsReported()

@@ -14,6 +14,14 @@
 namespace hearth::cli {
 namespace {
 
+// "temperature 0.6, top-k 20, top-p 0.95, min-p 0, repeat penalty 1"
+std::string samplingText(const SamplingParams& s) {
+    char text[160];
+    std::snprintf(text, sizeof text, "temperature %g, top-k %d, top-p %g, min-p %g, repeat penalty %g",
+                  double(s.temperature), int(s.topK), double(s.topP), double(s.minP), double(s.repetitionPenalty));
+    return text;
+}
+
 std::atomic<bool> g_cancel{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler needs a lock-free flag");
 
@@ -61,7 +69,8 @@ int chatCommand(const std::vector<std::string>& argv) {
     gen.maxTokens = int32_t(maxTokens.value());
     gen.sampling = SamplingParams::chatDefaults();
     gen.sampling.seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
-    if (Status s = readSamplingOptions(args, gen); !s.isOk()) return usageError(s.message());
+    const SamplingParams defaults = gen.sampling;
+    if (Status s = readSamplingOptions(args, gen); !s.isOk()) return usageError(s.message()); // checked before the load
 
     ModelParams mp;
     mp.path = *args.value("-m");
@@ -74,6 +83,14 @@ int chatCommand(const std::vector<std::string>& argv) {
     if (Status s = checkContextLength(model.value()->info(), int32_t(ctx.value()), args.has("--allow-long-context"));
         !s.isOk())
         return usageError(s.message());
+    // The sampling the model's files recommend (generation_config.json, general.sampling.*) over
+    // the chat defaults; what the command line gives over both.
+    const SamplingDefaults& recommended = model.value()->info().sampling;
+    gen.sampling = recommended.over(defaults);
+    if (Status s = readSamplingOptions(args, gen); !s.isOk()) return usageError(s.message());
+    if (!recommended.empty())
+        std::fprintf(stderr, "sampling: %s (the model's recommendation, where no option says otherwise)\n",
+                     samplingText(gen.sampling).c_str());
     ChatOptions options;
     options.systemPrompt = args.value("--system").value_or("");
     options.enableThinking = !args.has("--no-think");

@@ -79,7 +79,9 @@ const std::vector<CommandHelp>& commandHelp() {
                     "                        stop_string, cancel), rates in tok/s (null when undefined)\n"},
         {"chat", std::string("usage: hearth-cli chat -m MODEL [options]\n"
                              "An interactive chat with the model's own chat template. Commands: /reset, /regen,\n"
-                             "/stats, /exit; Ctrl-C stops a reply.\n\n"
+                             "/stats, /exit; Ctrl-C stops a reply. Sampling starts from what the model's files\n"
+                             "recommend (generation_config.json, general.sampling.*), else Qwen's chat settings;\n"
+                             "the options below override either.\n\n"
                              "  -m, --model MODEL     a .gguf file or a Hugging Face folder\n"
                              "  --system TEXT         the system prompt (ignored, with a warning, by a model\n"
                              "                        without a chat template)\n"

@@ -2,6 +2,7 @@
 // unknown command and --drop-old (stories260K, plain completion mode), --system and --no-think
 // (a scripted Qwen3 model whose reply thinks first). The expected replies and numbers come from
 // the same conversation run through ChatSession.
+#include <fstream>
 #include <regex>
 
 #include "check.h"
@@ -141,6 +142,27 @@ void checkThinking(const Model& qwen, const test::ThinkingReply& reply) {
 
 } // namespace
 
+// A model whose generation_config.json says do_sample: false is greedy in chat without --temp,
+// and says so; an explicit option still wins.
+void checkModelSampling(const fs::path& storiesHf) {
+    const fs::path dir = g_dir / "stories-greedy";
+    fs::create_directories(dir);
+    for (const auto& entry : fs::directory_iterator(storiesHf))
+        fs::copy_file(entry.path(), dir / entry.path().filename(), fs::copy_options::overwrite_existing);
+    {
+        std::ofstream config(dir / "generation_config.json");
+        config << R"({"bos_token_id": 1, "eos_token_id": 2, "do_sample": false, "top_k": 5})";
+    }
+    const std::string input = "Once upon a time\n";
+    const test::CliOutcome model = test::cli("chat --threads 1 -n 24 -m " + dir.string(), input);
+    const test::CliOutcome greedy = test::cli("chat --threads 1 -n 24 --temp 0 --top-k 5 -m " + dir.string(), input);
+    CHECK_MSG(model.exitCode == 0 && greedy.exitCode == 0, model.err << greedy.err);
+    CHECK_MSG(model.err.find("sampling: temperature 0, top-k 5,") != std::string::npos, model.err);
+    CHECK_MSG(model.out == greedy.out, "the model's greedy recommendation was not followed: " << model.out);
+    const test::CliOutcome flag = test::cli("chat --threads 1 -n 24 --temp 0.8 --seed 3 -m " + dir.string(), input);
+    CHECK_MSG(flag.err.find("sampling: temperature 0.8, top-k 5,") != std::string::npos, flag.err);
+}
+
 int main() {
     test::announce("cli_chat", "cpu");
     g_dir = test::startCliTest("cli_chat");
@@ -151,6 +173,7 @@ int main() {
     if (!model.isOk()) return test::finish();
     checkCommands(*model.value(), stories.string());
     checkOverflow(*model.value(), stories.string());
+    checkModelSampling(test::requireTestData("models/stories260K/hf"));
 #if !HEARTH_HAS_BPE
     test::skipPart("the Qwen3 part needs a byte-level BPE build (HEARTH_BPE)");
     return test::finish();

@@ -92,12 +92,12 @@ void checkModel(const fs::path& dir, const Bounds& bounds) {
     CHECK(info.isOk() && info->architecture == "qwen35" && info->vocabSize == int32_t(vocab));
 
     size_t misses = 0;
-    const std::vector<float> hf = test::teacherForcedLogits(dir.string(), ids, 2);
+    const std::vector<float> hf = test::teacherForcedLogits(dir.string(), ids, 0);
     const double hfError = worstPosition(hf, logits.values, vocab, &misses, margins);
-    const std::vector<float> older = test::teacherForcedLogits(olderKeys(dir, name).string(), ids, 2);
+    const std::vector<float> older = test::teacherForcedLogits(olderKeys(dir, name).string(), ids, 0);
     const fs::path gguf = test::scratchDir("qwen35_hf_reference_gguf_" + name) / "f16.gguf";
-    CHECK_OK(quantizeModel({.inputPath = dir.string(), .outputPath = gguf.string(), .preset = "F16", .threads = 2}));
-    const double f16Error = worstPosition(test::teacherForcedLogits(gguf.string(), ids, 2), logits.values, vocab, nullptr, {});
+    CHECK_OK(quantizeModel({.inputPath = dir.string(), .outputPath = gguf.string(), .preset = "F16", .threads = 0}));
+    const double f16Error = worstPosition(test::teacherForcedLogits(gguf.string(), ids, 0), logits.values, vocab, nullptr, {});
     std::printf("%-18s HF folder %.2e (limit %.0e, argmax misses %zu), older config keys %s, F16 GGUF %.2e (limit %.0e); "
                 "transformers %s, its decode vs prefill %.1e\n",
                 name.c_str(), hfError, bounds.hf, misses, older == hf ? "identical" : "DIFFERENT", f16Error, bounds.f16,

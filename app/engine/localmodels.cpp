@@ -23,15 +23,10 @@ LocalModels::LocalModels(QObject* parent)
     , m_watch(new FolderWatch(this))
 {
     connect(m_watch, &FolderWatch::changed, this, &LocalModels::rescan);
-    m_pool.setMaxThreadCount(1); // header reads one at a time: the cores are the engine's
     m_settings.device = deviceChoiceFromName(m_device);
 }
 
-LocalModels::~LocalModels()
-{
-    m_pool.clear();
-    m_pool.waitForDone();
-}
+LocalModels::~LocalModels() = default; // m_jobs, the last member, waits for the reads first
 
 int LocalModels::rowCount(const QModelIndex& parent) const
 {
@@ -108,20 +103,7 @@ QHash<int, QByteArray> LocalModels::roleNames() const
 
 void LocalModels::submit(std::function<void()> work, std::function<void()> done)
 {
-    if (m_pending++ == 0)
-        emit busyChanged();
-    m_pool.start([this, work = std::move(work), done = std::move(done)] {
-        work();
-        // Delivered on this object's thread; the destructor waits for the pool, so `this` lives.
-        QMetaObject::invokeMethod(
-            this,
-            [this, done] {
-                done();
-                if (--m_pending == 0)
-                    emit busyChanged();
-            },
-            Qt::QueuedConnection);
-    });
+    m_jobs.submit(std::move(work), std::move(done));
 }
 
 void LocalModels::setFolder(const QString& folder)

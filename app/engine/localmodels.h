@@ -10,7 +10,6 @@
 #include <QAbstractListModel>
 #include <QPointer>
 #include <QQmlEngine>
-#include <QThreadPool>
 
 #include <functional>
 
@@ -18,6 +17,7 @@
 #include "folderwatch.h"
 #include "modelscan.h"
 #include "quantoptions.h"
+#include "serialworker.h"
 
 class LocalModels : public QAbstractListModel
 {
@@ -80,7 +80,7 @@ public:
     void setVramBudgetGiB(double gib);
     EngineHost* engine() const { return m_engine; }
     void setEngine(EngineHost* engine);
-    bool isBusy() const { return m_pending > 0; }
+    bool isBusy() const { return m_jobs.busy(); }
     QuantOptionsModel* quantOptions() const { return m_quantOptions; }
 
     // Reads the folder again and describes every model anew.
@@ -115,7 +115,6 @@ private:
     void updateQuantOptions();
     void setLoaded(const ModelSummary* model);
 
-    QThreadPool m_pool;
     QList<ModelEntry> m_entries;
     QString m_folder;
     QString m_device = QStringLiteral("auto");
@@ -125,7 +124,7 @@ private:
     QString m_loadedPath, m_loadedQuant;
     quint64 m_generation = 0;     // bumped when earlier descriptions are no longer wanted
     quint64 m_scanGeneration = 0; // bumped by each rescan: only the newest scan's list counts
-    int m_pending = 0;
     QuantOptionsModel* m_quantOptions; // child
     FolderWatch* m_watch;              // child
+    SerialWorker m_jobs{this, [this] { emit busyChanged(); }}; // last: destroyed (and waited for) first
 };

@@ -23,7 +23,6 @@ ModelLibrary::ModelLibrary(QObject* parent)
     : QObject(parent)
     , m_variants(new CatalogVariantModel(this))
 {
-    m_pool.setMaxThreadCount(1); // arithmetic and directory listings: one at a time is plenty
     connect(&m_watch, &FolderWatch::changed, this, &ModelLibrary::folderChanged_);
     // The catalog is read once the properties QML sets are in; a later change reads it again.
     QTimer::singleShot(0, this, [this] {
@@ -32,28 +31,11 @@ ModelLibrary::ModelLibrary(QObject* parent)
     });
 }
 
-ModelLibrary::~ModelLibrary()
-{
-    m_pool.clear();
-    m_pool.waitForDone();
-}
+ModelLibrary::~ModelLibrary() = default; // m_jobs, the last member, waits for the estimates first
 
 void ModelLibrary::submit(std::function<void()> work, std::function<void()> done)
 {
-    if (m_pending++ == 0)
-        emit busyChanged();
-    m_pool.start([this, work = std::move(work), done = std::move(done)] {
-        work();
-        // Back on this object's thread; the destructor waits for the pool, so `this` lives.
-        QMetaObject::invokeMethod(
-            this,
-            [this, done] {
-                done();
-                if (--m_pending == 0)
-                    emit busyChanged();
-            },
-            Qt::QueuedConnection);
-    });
+    m_jobs.submit(std::move(work), std::move(done));
 }
 
 void ModelLibrary::setCatalogPath(const QString& path)

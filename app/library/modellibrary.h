@@ -10,7 +10,6 @@
 #include <QObject>
 #include <QPointer>
 #include <QQmlEngine>
-#include <QThreadPool>
 
 #include <functional>
 
@@ -20,6 +19,7 @@
 #include "fitadvisor.h"
 #include "folderwatch.h"
 #include "localmodels.h"
+#include "serialworker.h"
 
 class ModelLibrary : public QObject
 {
@@ -77,7 +77,7 @@ public:
     double deviceFreeBytes() const { return double(m_target.device.freeBytes); }
     double diskUsedBytes() const { return double(m_diskUsed); }
     double diskFreeBytes() const { return double(m_diskFree); }
-    bool isBusy() const { return m_pending > 0; }
+    bool isBusy() const { return m_jobs.busy(); }
 
     // Tests: estimate against this device instead of the one the settings choose.
     void setFixedDevice(const hearth::DeviceInfo& device);
@@ -126,10 +126,9 @@ private:
     bool m_fixedDevice = false;
     CatalogVariantModel* m_variants; // child
     FolderWatch m_watch;
-    QThreadPool m_pool;
     quint64 m_generation = 0;
-    int m_pending = 0;
     quint64 m_diskUsed = 0, m_diskFree = 0;
+    SerialWorker m_jobs{this, [this] { emit busyChanged(); }}; // last: destroyed (and waited for) first
 };
 
 // The device a fit is estimated for: the chosen CUDA device when `choice` allows one and it is

@@ -1,5 +1,6 @@
-// Small element-wise steps of a forward pass: SiLU-gated product, fp32 -> fp16, bias rows, and
-// the greedy pick (argmax) so a greedy decode returns one id instead of the logits.
+// Small element-wise steps of a forward pass: SiLU-gated product, the sigmoid output gate, fp32 ->
+// fp16, bias rows, and the greedy pick (argmax) so a greedy decode returns one id instead of the
+// logits.
 #include <climits>
 
 #include "hearth_kernels/ops.h"
@@ -20,6 +21,11 @@ __global__ void siluMulKernel(const float* __restrict__ gate, const float* __res
         out[i] = __float2half_rn(v);
     else
         out[i] = v;
+}
+
+__global__ void sigmoidGateKernel(float* __restrict__ x, const float* __restrict__ gate, size_t count) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < count) x[i] *= 1.0f / (1.0f + expf(-gate[i]));
 }
 
 __global__ void toHalfKernel(const float* __restrict__ in, size_t count, __half* __restrict__ out) {
@@ -73,6 +79,12 @@ cudaError_t launchSiluMul(const float* gate, const float* up, size_t count, floa
 cudaError_t launchSiluMul(const float* gate, const float* up, size_t count, __half* out, cudaStream_t stream) {
     if (!gate || !up || !out || count == 0) return cudaErrorInvalidValue;
     siluMulKernel<__half><<<gridFor(count), 256, 0, stream>>>(gate, up, count, out);
+    return cudaGetLastError();
+}
+
+cudaError_t launchSigmoidGate(float* x, const float* gate, size_t count, cudaStream_t stream) {
+    if (!x || !gate || count == 0) return cudaErrorInvalidValue;
+    sigmoidGateKernel<<<gridFor(count), 256, 0, stream>>>(x, gate, count);
     return cudaGetLastError();
 }
 

@@ -19,8 +19,12 @@ __device__ __forceinline__ __half fromFloat<__half>(float v) { return __float2ha
 template <>
 __device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
 
+// q rows are read from qIn (each head qStride apart: headDim, or 2 headDim for [query | gate]
+// heads) and written to qOut (headDim apart; may be qIn when qStride is headDim); gateOut, when
+// not null, receives each head's gate half.
 template <typename Kv>
-__global__ void qkvToCacheKernel(float* __restrict__ q, const float* __restrict__ k, const float* __restrict__ v,
+__global__ void qkvToCacheKernel(const float* qIn, int qStride, float* qOut, float* __restrict__ gateOut,
+                                 const float* __restrict__ k, const float* __restrict__ v,
                                  const float* __restrict__ qBias, const float* __restrict__ kBias,
                                  const float* __restrict__ vBias, const float* __restrict__ qNorm,
                                  const float* __restrict__ kNorm, QkvShape s, const int* __restrict__ posDevice,
@@ -32,13 +36,15 @@ __global__ void qkvToCacheKernel(float* __restrict__ q, const float* __restrict_
     const int kvWidth = s.kvHeads * hd;
     const bool isQ = slot < s.heads, isK = !isQ && slot < s.heads + s.kvHeads;
     const int head = isQ ? slot : isK ? slot - s.heads : slot - s.heads - s.kvHeads;
-    const float* src = isQ ? q + size_t(t) * s.heads * hd : (isK ? k : v) + size_t(t) * kvWidth;
+    const float* src = isQ ? qIn + size_t(t) * s.heads * qStride + size_t(head) * qStride
+                           : (isK ? k : v) + size_t(t) * kvWidth + head * hd;
     const float* bias = isQ ? qBias : isK ? kBias : vBias;
     const float* norm = isQ ? qNorm : isK ? kNorm : nullptr;
     float x = 0.0f;
     if (d < hd) {
-        x = src[head * hd + d];
+        x = src[d];
         if (bias) x += bias[head * hd + d];
+        if (isQ && gateOut) gateOut[size_t(t) * s.heads * hd + head * hd + d] = src[hd + d];
     }
     if (norm) { // uniform over the block
         float sq = x * x;
@@ -66,7 +72,7 @@ __global__ void qkvToCacheKernel(float* __restrict__ q, const float* __restrict_
     }
     if (d >= hd) return;
     if (isQ)
-        q[size_t(t) * s.heads * hd + head * hd + d] = x;
+        qOut[size_t(t) * s.heads * hd + head * hd + d] = x;
     else
         (isK ? kCache : vCache)[size_t(pos) * kvWidth + head * hd + d] = fromFloat<Kv>(x);
 }
@@ -75,12 +81,13 @@ __global__ void qkvToCacheKernel(float* __restrict__ q, const float* __restrict_
 
 size_t kvTypeBytes(KvType type) { return type == KvType::F32 ? 4 : 2; }
 
-cudaError_t launchQkvToCache(float* q, const float* k, const float* v, const float* qBias, const float* kBias,
-                             const float* vBias, const float* qNorm, const float* kNorm, const QkvShape& shape,
-                             int tokens, const int* posDevice, int posHost, KvType kvType, void* kCache,
-                             void* vCache, cudaStream_t stream) {
-    const QkvShape& s = shape;
-    if (!q || !k || !v || !kCache || !vCache || !s.invFreq || tokens <= 0 || s.headDim <= 0 ||
+namespace {
+
+cudaError_t launchQkv(const float* qIn, int qStride, float* qOut, float* gateOut, const float* k, const float* v,
+                      const float* qBias, const float* kBias, const float* vBias, const float* qNorm,
+                      const float* kNorm, const QkvShape& s, int tokens, const int* posDevice, int posHost,
+                      KvType kvType, void* kCache, void* vCache, cudaStream_t stream) {
+    if (!qIn || !qOut || !k || !v || !kCache || !vCache || !s.invFreq || tokens <= 0 || s.headDim <= 0 ||
         s.headDim > kMaxHeadDim || s.ropeDims < 0 || s.ropeDims > s.headDim || s.ropeDims % 2 != 0 ||
         s.kvHeads <= 0 || s.heads % s.kvHeads != 0 || (qNorm == nullptr) != (kNorm == nullptr))
         return cudaErrorInvalidValue;
@@ -88,23 +95,43 @@ cudaError_t launchQkvToCache(float* q, const float* k, const float* v, const flo
     const unsigned threads = unsigned((s.headDim + 31) / 32 * 32);
     switch (kvType) {
     case KvType::F32:
-        qkvToCacheKernel<float><<<grid, threads, 0, stream>>>(q, k, v, qBias, kBias, vBias, qNorm, kNorm, s,
-                                                              posDevice, posHost, static_cast<float*>(kCache),
-                                                              static_cast<float*>(vCache));
+        qkvToCacheKernel<float><<<grid, threads, 0, stream>>>(qIn, qStride, qOut, gateOut, k, v, qBias, kBias, vBias,
+                                                              qNorm, kNorm, s, posDevice, posHost,
+                                                              static_cast<float*>(kCache), static_cast<float*>(vCache));
         break;
     case KvType::F16:
-        qkvToCacheKernel<__half><<<grid, threads, 0, stream>>>(q, k, v, qBias, kBias, vBias, qNorm, kNorm, s,
-                                                               posDevice, posHost, static_cast<__half*>(kCache),
+        qkvToCacheKernel<__half><<<grid, threads, 0, stream>>>(qIn, qStride, qOut, gateOut, k, v, qBias, kBias, vBias,
+                                                               qNorm, kNorm, s, posDevice, posHost,
+                                                               static_cast<__half*>(kCache),
                                                                static_cast<__half*>(vCache));
         break;
     case KvType::BF16:
         qkvToCacheKernel<__nv_bfloat16><<<grid, threads, 0, stream>>>(
-            q, k, v, qBias, kBias, vBias, qNorm, kNorm, s, posDevice, posHost,
+            qIn, qStride, qOut, gateOut, k, v, qBias, kBias, vBias, qNorm, kNorm, s, posDevice, posHost,
             static_cast<__nv_bfloat16*>(kCache), static_cast<__nv_bfloat16*>(vCache));
         break;
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
+}
+
+} // namespace
+
+cudaError_t launchQkvToCache(float* q, const float* k, const float* v, const float* qBias, const float* kBias,
+                             const float* vBias, const float* qNorm, const float* kNorm, const QkvShape& shape,
+                             int tokens, const int* posDevice, int posHost, KvType kvType, void* kCache,
+                             void* vCache, cudaStream_t stream) {
+    return launchQkv(q, shape.headDim, q, nullptr, k, v, qBias, kBias, vBias, qNorm, kNorm, shape, tokens, posDevice,
+                     posHost, kvType, kCache, vCache, stream);
+}
+
+cudaError_t launchGatedQkvToCache(const float* qGate, float* q, float* gate, const float* k, const float* v,
+                                  const float* qNorm, const float* kNorm, const QkvShape& shape, int tokens,
+                                  const int* posDevice, int posHost, KvType kvType, void* kCache, void* vCache,
+                                  cudaStream_t stream) {
+    if (!gate || qGate == q) return cudaErrorInvalidValue;
+    return launchQkv(qGate, 2 * shape.headDim, q, gate, k, v, nullptr, nullptr, nullptr, qNorm, kNorm, shape, tokens,
+                     posDevice, posHost, kvType, kCache, vCache, stream);
 }
 
 } // namespace hearth::kernels

@@ -7,6 +7,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda_module.h"
+#include "backend/cuda_tensor_table.h"
 #include "model/model_loader.h"
 #include "sampling/sampler.h"
 
@@ -30,49 +31,24 @@ int32_t kvTypeCode(KvCacheType type) {
 }
 
 // The loaded model as the module's tensor table (pointers into the mapped file and buffers).
-struct TensorTable {
+std::vector<HearthCudaTensor> tensorTable(const LoadedModel& model) {
     std::vector<HearthCudaTensor> tensors;
-    void matrix(int32_t role, int32_t layer, const WeightMatrix& m) {
+    for (const CudaTableEntry& e : cudaTensorTable(model.config, model.weights)) {
+        const int32_t stacked = e.stacked ? 1 : 0;
+        if (e.vector) {
+            const uint64_t bytes = e.vector->size() * sizeof(float);
+            tensors.push_back({e.role, e.layer, 0u, 1, int64_t(e.vector->size()), bytes, e.vector->data(), 0u, bytes, 0});
+            continue;
+        }
+        const WeightMatrix& m = *e.matrix;
         if (m.deferredFrom) // the module quantizes these rows on the GPU
-            tensors.push_back({role, layer, uint32_t(*m.deferredFrom), m.rows, m.cols, m.deferredRowBytes, m.data,
-                               uint32_t(m.type), m.rowBytes});
+            tensors.push_back({e.role, e.layer, uint32_t(*m.deferredFrom), m.rows, m.cols, m.deferredRowBytes, m.data,
+                               uint32_t(m.type), m.rowBytes, stacked});
         else
-            tensors.push_back({role, layer, uint32_t(m.type), m.rows, m.cols, m.rowBytes, m.data, uint32_t(m.type),
-                               m.rowBytes});
+            tensors.push_back({e.role, e.layer, uint32_t(m.type), m.rows, m.cols, m.rowBytes, m.data, uint32_t(m.type),
+                               m.rowBytes, stacked});
     }
-    void vector(int32_t role, int32_t layer, const std::vector<float>& v) {
-        if (v.empty()) return;
-        const uint64_t bytes = v.size() * sizeof(float);
-        tensors.push_back({role, layer, 0u, 1, int64_t(v.size()), bytes, v.data(), 0u, bytes});
-    }
-};
-
-TensorTable tensorTable(const LoadedModel& model) {
-    const ModelWeights& w = model.weights;
-    TensorTable t;
-    t.matrix(HEARTH_CUDA_TOKEN_EMBD, -1, w.tokenEmbedding);
-    if (!model.config.tiedEmbeddings) t.matrix(HEARTH_CUDA_OUTPUT, -1, w.output);
-    t.vector(HEARTH_CUDA_OUTPUT_NORM, -1, w.outputNorm);
-    for (size_t i = 0; i < w.layers.size(); ++i) {
-        const int32_t l = int32_t(i);
-        const AttentionWeights& a = w.layers[i].attention;
-        const FfnWeights& f = w.layers[i].ffn;
-        t.vector(HEARTH_CUDA_ATTN_NORM, l, a.norm);
-        t.matrix(HEARTH_CUDA_ATTN_Q, l, a.q);
-        t.matrix(HEARTH_CUDA_ATTN_K, l, a.k);
-        t.matrix(HEARTH_CUDA_ATTN_V, l, a.v);
-        t.matrix(HEARTH_CUDA_ATTN_O, l, a.o);
-        t.vector(HEARTH_CUDA_ATTN_Q_BIAS, l, a.qBias);
-        t.vector(HEARTH_CUDA_ATTN_K_BIAS, l, a.kBias);
-        t.vector(HEARTH_CUDA_ATTN_V_BIAS, l, a.vBias);
-        t.vector(HEARTH_CUDA_ATTN_Q_NORM, l, a.qNorm);
-        t.vector(HEARTH_CUDA_ATTN_K_NORM, l, a.kNorm);
-        t.vector(HEARTH_CUDA_FFN_NORM, l, f.norm);
-        t.matrix(HEARTH_CUDA_FFN_GATE, l, f.gate);
-        t.matrix(HEARTH_CUDA_FFN_UP, l, f.up);
-        t.matrix(HEARTH_CUDA_FFN_DOWN, l, f.down);
-    }
-    return t;
+    return tensors;
 }
 
 class CudaBackendSession final : public BackendSession {
@@ -140,6 +116,19 @@ public:
         if (greedy) return sampled;
         return sampler.sampleCandidates(std::span<const int32_t>(m_candidateIds.data(), size_t(m_candidateCount)),
                                         std::span<const float>(m_candidateLogits.data(), size_t(m_candidateCount)));
+    }
+
+    void checkpoint(int32_t pos) override {
+        HearthCudaError error{};
+        m_api.checkpoint(m_session, pos, &error); // a failed copy only loses a shortcut: rewind re-runs more
+    }
+
+    int32_t rewindTo(int32_t pos) override {
+        HearthCudaError error{};
+        int32_t restored = 0;
+        // On failure the module marks its state lost, and the next prefill or decode says why.
+        if (m_api.rewind(m_session, pos, &restored, &error) != 0) return 0;
+        return restored;
     }
 
     StateBytes stateBytes() const override {
@@ -239,7 +228,7 @@ Result<std::unique_ptr<DeviceModel>> createCudaDeviceModel(const LoadedModel& mo
     const RopeTable rope = computeRopeTable(c.rope);
     std::vector<int32_t> mixers;
     for (const LayerKind& k : c.layerKinds) mixers.push_back(int32_t(k.mixer));
-    const TensorTable table = tensorTable(model);
+    const std::vector<HearthCudaTensor> table = tensorTable(model);
     ProgressRelay relay{&params};
     HearthCudaModelDesc desc{};
     desc.device = params.gpu;
@@ -251,8 +240,15 @@ Result<std::unique_ptr<DeviceModel>> createCudaDeviceModel(const LoadedModel& mo
     desc.ropeInvFreq = rope.inverseFrequencies.data();
     desc.ropeMagnitude = rope.magnitude;
     desc.layerMixers = mixers.data();
-    desc.tensors = table.tensors.data();
-    desc.tensorCount = int32_t(table.tensors.size());
+    desc.attnOutputGate = c.attnOutputGate ? 1 : 0;
+    if (c.deltaNetLayerCount() > 0) {
+        const DeltaNetDims& d = c.deltaNet;
+        desc.gdnKeyHeads = d.keyHeads, desc.gdnValueHeads = d.valueHeads, desc.gdnKeyDim = d.keyDim;
+        desc.gdnValueDim = d.valueDim, desc.gdnConvKernel = d.convKernel;
+        desc.gdnTiledHeads = d.order == ValueHeadOrder::Tiled ? 1 : 0;
+    }
+    desc.tensors = table.data();
+    desc.tensorCount = int32_t(table.size());
     desc.progress = &ProgressRelay::call;
     desc.progressUser = &relay;
     HearthCudaModel* handle = nullptr;

@@ -17,6 +17,21 @@ uint64_t attentionPartialBytes(int64_t tokens, int64_t heads, int64_t headDim, i
 
 } // namespace
 
+int64_t CudaModelShape::projectionRows() const {
+    const int64_t attention = layers > 0 ? (gatedAttention ? 2 : 1) * heads * headDim + 2 * kvHeads * headDim : 0;
+    const int64_t gdn = gdnLayers > 0 ? gdnChannels() + gdnValueWidth() + 2 * gdnValueHeads : 0;
+    return std::max(attention, gdn);
+}
+
+int64_t CudaModelShape::widestInput() const {
+    return std::max({hidden, heads * headDim, ffn, gdnLayers > 0 ? gdnValueWidth() : 0});
+}
+
+uint64_t CudaModelShape::gdnLayerStateBytes() const {
+    return (uint64_t(gdnValueHeads * gdnKeyDim * gdnValueDim) + uint64_t((gdnConvKernel - 1) * gdnChannels())) *
+           sizeof(float);
+}
+
 uint64_t cudaPrefillTileElements(const std::vector<CudaMatrixShape>& matrices) {
     uint64_t widest = 0, largest = 0;
     for (const CudaMatrixShape& m : matrices) {
@@ -42,7 +57,8 @@ CudaSessionPlan planCudaSession(const CudaModelShape& s, uint64_t tileElements, 
     p.tileElements = tileElements;
 
     const uint64_t hq = uint64_t(s.heads * s.headDim), kvW = uint64_t(s.kvHeads * s.headDim);
-    const uint64_t widest = std::max({uint64_t(s.hidden), hq, uint64_t(s.ffn)});
+    const uint64_t widest = uint64_t(s.widestInput()), proj = uint64_t(s.projectionRows());
+    const uint64_t gatedHq = s.gatedAttention ? hq : 0;
     const uint64_t c = uint64_t(p.chunk), f = sizeof(float), i = sizeof(int32_t), h = 2; // fp16
     auto sum = [](std::initializer_list<uint64_t> pieces) {
         uint64_t total = 0;
@@ -50,21 +66,46 @@ CudaSessionPlan planCudaSession(const CudaModelShape& s, uint64_t tileElements, 
         return total;
     };
     p.kvCacheBytes = 2ull * uint64_t(s.layers) * uint64_t(context) * kvW * kvElementBytes;
+    p.recurrentStateBytes = uint64_t(s.gdnLayers) * cudaAligned(s.gdnLayerStateBytes());
     p.blasWorkspaceBytes = cudaAligned(kCudaBlasWorkspaceBytes);
-    // token+position, sampled id, x, delta, normed x, X8 x, q|k|v (one piece), attention out, act,
-    // gate, up, logits
-    p.decodeBytes = sum({2 * i, i, s.hidden * f, s.hidden * f, widest * f, x8Bytes(int64_t(widest)),
-                         (hq + 2 * kvW) * f, hq * f, s.ffn * f, s.ffn * f, s.ffn * f, s.vocab * f});
+    // token+position, sampled id, x, delta, normed x, X8 x, the projections (one piece), the
+    // gated query and its gate, attention out, act, gate, up, logits
+    p.decodeBytes = sum({2 * i, i, s.hidden * f, s.hidden * f, widest * f, x8Bytes(int64_t(widest)), proj * f,
+                         gatedHq * f, gatedHq * f, hq * f, s.ffn * f, s.ffn * f, s.ffn * f, s.vocab * f});
     p.partialBytes = cudaAligned(std::max(attentionPartialBytes(1, s.heads, s.headDim, p.decodeSplits),
                                           attentionPartialBytes(p.chunk, s.heads, s.headDim, 1)));
     // penalised logits, sorted logits, sorted ids, penalty ids, the sort's scratch
     p.samplingBytes = sum({s.vocab * f, s.vocab * f, s.vocab * i, HEARTH_CUDA_MAX_PENALTY_IDS * i, sortScratchBytes});
-    // tokens, x, delta, normed x (fp32 and fp16), q, k, v, attention out, gate, up, LM-head rows
-    p.prefillBytes = sum({c * i, c * s.hidden * f, c * s.hidden * f, c * widest * f, c * widest * h, c * hq * f,
-                          c * kvW * f, c * kvW * f, c * hq * f, c * s.ffn * f, c * s.ffn * f,
-                          uint64_t(p.logitRows) * s.vocab * f});
+    // tokens, x, delta, normed x (fp32 and fp16), q (| gate), k, v, the gated query and its gate,
+    // attention out, gate, up, LM-head rows
+    const uint64_t qRows = (s.gatedAttention ? 2 : 1) * hq;
+    p.prefillBytes = sum({c * i, c * s.hidden * f, c * s.hidden * f, c * widest * f, c * widest * h, c * qRows * f,
+                          c * kvW * f, c * kvW * f, c * gatedHq * f, c * gatedHq * f, c * hq * f, c * s.ffn * f,
+                          c * s.ffn * f, uint64_t(p.logitRows) * s.vocab * f});
+    if (s.gdnLayers > 0) {
+        const uint64_t channels = uint64_t(s.gdnChannels()), vw = uint64_t(s.gdnValueWidth()),
+                       vh = uint64_t(s.gdnValueHeads);
+        p.gdnDecodeBytes = sum({channels * f, 2 * vh * f}); // conv output; beta and log-decay
+        // qkv, z, b, a, conv output, gates, outputs
+        p.gdnPrefillBytes = sum({c * channels * f, c * vw * f, c * vh * f, c * vh * f, c * channels * f,
+                                 c * 2 * vh * f, c * vw * f});
+    }
     p.tileBytes = cudaAligned(tileElements * h);
     return p;
+}
+
+std::string cudaUnsupportedReason(const CudaModelShape& s) {
+    if (s.layers > 0 && (s.headDim > 256 || s.kvHeads <= 0 || s.heads % s.kvHeads != 0 || s.heads / s.kvHeads > 16))
+        return "attention heads of " + std::to_string(s.headDim) + " values, " + std::to_string(s.heads) + " query / " +
+               std::to_string(s.kvHeads) + " KV heads";
+    if (s.gdnLayers > 0) {
+        const auto dimOk = [](int64_t d) { return d >= 32 && d <= 128 && d % 32 == 0; };
+        if (!dimOk(s.gdnKeyDim) || !dimOk(s.gdnValueDim) || s.gdnKeyHeads <= 0 ||
+            s.gdnValueHeads % s.gdnKeyHeads != 0 || s.gdnConvKernel < 2 || s.gdnConvKernel > 8)
+            return "Gated DeltaNet heads of " + std::to_string(s.gdnKeyDim) + " (key) and " +
+                   std::to_string(s.gdnValueDim) + " (value) values, conv of " + std::to_string(s.gdnConvKernel);
+    }
+    return {};
 }
 
 uint64_t cudaWeightArenaBytes(const std::vector<uint64_t>& tensorBytes, int32_t ropeDims) {

@@ -67,6 +67,8 @@ CudaModule::CudaModule(const std::string& moduleName) {
                           resolve(m_handle, "hearth_cuda_session_create", api.sessionCreate) &&
                           resolve(m_handle, "hearth_cuda_session_free", api.sessionFree) &&
                           resolve(m_handle, "hearth_cuda_session_memory", api.sessionMemory) &&
+                          resolve(m_handle, "hearth_cuda_session_checkpoint", api.checkpoint) &&
+                          resolve(m_handle, "hearth_cuda_session_rewind", api.rewind) &&
                           resolve(m_handle, "hearth_cuda_prefill", api.prefill) &&
                           resolve(m_handle, "hearth_cuda_decode", api.decode);
     if (!complete) {

@@ -9,7 +9,7 @@
 
 namespace hearth {
 
-// The module's model and session entry points (ABI 2).
+// The module's model and session entry points (ABI 4).
 struct CudaModelApi {
     HearthCudaModelLoadFn modelLoad = nullptr;
     HearthCudaModelFreeFn modelFree = nullptr;
@@ -19,6 +19,8 @@ struct CudaModelApi {
     HearthCudaSessionMemoryFn sessionMemory = nullptr;
     HearthCudaPrefillFn prefill = nullptr;
     HearthCudaDecodeFn decode = nullptr;
+    HearthCudaCheckpointFn checkpoint = nullptr;
+    HearthCudaRewindFn rewind = nullptr;
 };
 
 class CudaModule {

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#define HEARTH_CUDA_ABI_VERSION 3
+#define HEARTH_CUDA_ABI_VERSION 4
 
 extern "C" {
 
@@ -64,12 +64,25 @@ enum HearthCudaRole {
     HEARTH_CUDA_FFN_GATE,
     HEARTH_CUDA_FFN_UP,
     HEARTH_CUDA_FFN_DOWN,
+    // Qwen3.5's Gated DeltaNet layers (ABI 4); their block norm is HEARTH_CUDA_ATTN_NORM.
+    HEARTH_CUDA_SSM_QKV,     // [2*keyWidth + valueWidth, hidden]: q | k | v (attn_qkv)
+    HEARTH_CUDA_SSM_Z,       // [valueWidth, hidden]: the output norm's gate (attn_gate)
+    HEARTH_CUDA_SSM_BETA,    // [valueHeads, hidden] (ssm_beta)
+    HEARTH_CUDA_SSM_ALPHA,   // [valueHeads, hidden] (ssm_alpha)
+    HEARTH_CUDA_SSM_OUT,     // [hidden, valueWidth] (ssm_out)
+    HEARTH_CUDA_SSM_CONV,    // vector [channels * convKernel]: the depthwise conv, channel-major
+    HEARTH_CUDA_SSM_DT_BIAS, // vector [valueHeads]
+    HEARTH_CUDA_SSM_A,       // vector [valueHeads]: -exp(A_log)
+    HEARTH_CUDA_SSM_NORM,    // vector [valueDim]: the gated RMSNorm's gain
     HEARTH_CUDA_ROLE_COUNT
 };
 
 // type/rowBytes/data describe the rows as the engine holds them; deviceType/deviceRowBytes what the
 // device copy must be. They differ when a quant preset is applied on the GPU (ABI 3): the module
 // then quantizes the F32/F16/BF16 rows with the CPU quantizer's arithmetic (quant/quantize_block.h).
+// `stacked` (ABI 4): the matrix is stored right below the previous tensor of the table as one
+// matrix (same device type and width; a layer's q|k|v or a DeltaNet's qkv|z|beta|alpha), which a
+// decode step reads with one GEMV. The engine decides it (backend/cuda_tensor_table.h).
 typedef struct {
     int32_t role;     // HearthCudaRole
     int32_t layer;    // -1 for the model-wide tensors
@@ -80,6 +93,7 @@ typedef struct {
     const void* data; // host memory, valid for the duration of hearth_cuda_model_load
     uint32_t deviceType;
     uint64_t deviceRowBytes;
+    int32_t stacked;
 } HearthCudaTensor;
 
 typedef struct {
@@ -90,7 +104,11 @@ typedef struct {
     int32_t ropeAdjacent;     // 1: pairs (2i, 2i+1); 0: (i, i + ropeDims/2)
     const float* ropeInvFreq; // [ropeDims/2], host
     float ropeMagnitude;
-    const int32_t* layerMixers; // [layers]: 0 attention
+    const int32_t* layerMixers; // [layers]: 0 attention, 1 Gated DeltaNet
+    int32_t attnOutputGate;     // q rows are per head [query | gate]; out *= sigmoid(gate)
+    // The Gated DeltaNet's sizes (0 without such layers); tiledHeads: value head h reads key head
+    // h % keyHeads (GGUF order), else h / (valueHeads / keyHeads).
+    int32_t gdnKeyHeads, gdnValueHeads, gdnKeyDim, gdnValueDim, gdnConvKernel, gdnTiledHeads;
     const HearthCudaTensor* tensors;
     int32_t tensorCount;
     // Load progress in [0, 1] (of the bytes to upload); a non-zero return cancels the load (code
@@ -155,5 +173,11 @@ typedef struct {
 typedef int (*HearthCudaDecodeFn)(HearthCudaSession* session, int32_t token, int32_t pos,
                                   const HearthCudaSampling* sampling, int32_t* sampled, float* logits,
                                   HearthCudaError* error);
+
+// Recurrent state (ABI 4; models with Gated DeltaNet layers; no-ops otherwise): checkpoint keeps a
+// copy of the state when it holds exactly `pos` tokens; rewind makes the state continue from the
+// latest saved point <= pos (the live state, a copy, or the start) and writes it to *restored.
+typedef int (*HearthCudaCheckpointFn)(HearthCudaSession* session, int32_t pos, HearthCudaError* error);
+typedef int (*HearthCudaRewindFn)(HearthCudaSession* session, int32_t pos, int32_t* restored, HearthCudaError* error);
 
 } // extern "C"

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "backend/cuda_memory_plan.h"
+#include "backend/cuda_tensor_table.h"
 #include "hearth/memory.h"
 #include "model/model_loader.h"
 #include "model/quantize_model.h"
@@ -39,31 +40,6 @@ Result<ModelWeights> weightsAsLoaded(const ModelDescription& d, const std::strin
     return w;
 }
 
-// The tensor table the CUDA backend uploads (backend/cuda_backend.cpp tensorTable): every matrix,
-// the LM head only when untied, and every float vector.
-std::vector<uint64_t> cudaTensorBytes(const ModelConfig& c, const ModelWeights& w) {
-    std::vector<uint64_t> bytes{w.tokenEmbedding.bytes()};
-    if (!c.tiedEmbeddings) bytes.push_back(w.output.bytes());
-    bytes.push_back(w.outputNorm.size() * sizeof(float));
-    for (const LayerWeights& l : w.layers) {
-        // The module stores q, k and v of one type as one matrix (one decode GEMV): one piece.
-        const AttentionWeights& a = l.attention;
-        const bool fused = l.mixer == Mixer::Attention && a.q.type == a.k.type && a.k.type == a.v.type;
-        for (const WeightMatrix* m : l.matrices()) {
-            if (fused && (m == &a.k || m == &a.v)) continue;
-            bytes.push_back(fused && m == &a.q ? a.q.bytes() + a.k.bytes() + a.v.bytes() : m->bytes());
-        }
-        for (const std::vector<float>* v : l.vectors())
-            if (!v->empty()) bytes.push_back(v->size() * sizeof(float));
-    }
-    return bytes;
-}
-
-// The plan's layers are the ones with a KV cache (a hybrid model's attention layers).
-CudaModelShape cudaShape(const ModelConfig& c) {
-    return {c.vocabSize, c.hidden, c.attentionLayerCount(), c.heads, c.kvHeads, c.headDim, c.ffn};
-}
-
 std::vector<CudaMatrixShape> cudaMatrixShapes(const ModelWeights& w) {
     std::vector<CudaMatrixShape> shapes{{w.output.rows, w.output.cols}};
     for (const LayerWeights& l : w.layers)
@@ -86,6 +62,18 @@ Result<DeviceInfo> estimateDevice(DeviceKind kind, int32_t gpu) {
 }
 
 } // namespace
+
+CudaModelShape cudaShapeOf(const ModelConfig& c) {
+    CudaModelShape s{c.vocabSize, c.hidden, c.attentionLayerCount(), c.heads, c.kvHeads, c.headDim, c.ffn};
+    s.gatedAttention = c.attnOutputGate;
+    s.gdnLayers = c.deltaNetLayerCount();
+    if (s.gdnLayers > 0) {
+        const DeltaNetDims& d = c.deltaNet;
+        s.gdnKeyHeads = d.keyHeads, s.gdnValueHeads = d.valueHeads, s.gdnKeyDim = d.keyDim;
+        s.gdnValueDim = d.valueDim, s.gdnConvKernel = d.convKernel;
+    }
+    return s;
+}
 
 KvCacheType toCacheType(KvType type) {
     switch (type) {
@@ -114,12 +102,12 @@ Footprint footprintOf(const ModelConfig& c, const ModelWeights& weights, int32_t
     Footprint f;
     if (device == DeviceKind::Cuda) {
         const CudaSessionPlan plan =
-            planCudaSession(cudaShape(c), cudaPrefillTileElements(cudaMatrixShapes(weights)), context,
+            planCudaSession(cudaShapeOf(c), cudaPrefillTileElements(cudaMatrixShapes(weights)), context,
                             kCudaPrefillChunk, uint32_t(kvCacheElementBytes(toCacheType(kvType))),
                             cudaSortScratchEstimate(c.vocabSize));
-        f.weights = cudaWeightArenaBytes(cudaTensorBytes(c, weights), c.rope.dims);
+        f.weights = cudaWeightArenaBytes(cudaArenaPieces(cudaTensorTable(c, weights)), c.rope.dims);
         f.kvCache = plan.kvCacheBytes;
-        f.recurrentState = c.recurrentStateBytes(); // the live state; snapshots are not planned yet
+        f.recurrentState = plan.recurrentStateBytes; // the live state (its snapshots stay in host memory)
         f.workspace = plan.workspaceBytes();
         f.deviceContext = kCudaDeviceContextAllowance;
     } else {

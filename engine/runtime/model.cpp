@@ -72,8 +72,9 @@ Status checkBudget(const LoadedModel& m, const ModelParams& params, int32_t cont
                                  : "not even the weights fit: choose a smaller quant"));
 }
 
-// Resolves Auto: the asked-for GPU when CUDA lists it, else the CPU with CUDA's reason.
-DevicePlacement choosePlacement(const ModelParams& params) {
+// Resolves Auto: the asked-for GPU when CUDA lists it and its kernels take the model's shape,
+// else the CPU with the reason.
+DevicePlacement choosePlacement(const ModelParams& params, const ModelConfig& config) {
     DevicePlacement p;
     p.index = params.device == DeviceKind::Cuda ? params.gpu : 0;
     if (params.device != DeviceKind::Auto) {
@@ -84,6 +85,11 @@ DevicePlacement choosePlacement(const ModelParams& params) {
     const DeviceReport& report = probeDevices();
     for (const DeviceInfo& d : report.devices)
         if (d.kind == DeviceKind::Cuda && d.index == params.gpu) {
+            if (const std::string why = cudaUnsupportedReason(cudaShapeOf(config)); !why.empty()) {
+                p.kind = DeviceKind::Cpu;
+                p.why = "auto: the CUDA backend cannot run this model's shape (" + why + ")";
+                return p;
+            }
             p.kind = DeviceKind::Cuda;
             p.index = d.index;
             p.why = "auto: CUDA device " + std::to_string(d.index) + " is usable";
@@ -133,7 +139,7 @@ Result<std::unique_ptr<Model>> Model::load(const ModelParams& params) {
     report(0, LoadPhase::Reading);
     if (stopped()) return cancelled(params.path + ": loading was cancelled");
     HEARTH_ASSIGN(LoadedModel loaded, loadModel(params.path));
-    const DevicePlacement placement = choosePlacement(params);
+    const DevicePlacement placement = choosePlacement(params, loaded.config);
     bool quantizeOnGpu = false; // the preset's conversions happen during the upload
     if (preset && placement.kind == DeviceKind::Cuda) {
         HEARTH_ASSIGN(quantizeOnGpu, deferPreset(loaded, *preset, params.allowRequantize));

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "backend/backend.h"
+#include "backend/cuda_memory_plan.h"
 #include "hearth/memory.h"
 #include "hearth/model.h"
 #include "model/model_loader.h"
@@ -27,6 +28,9 @@ KvCacheType toCacheType(KvType type);
 // What a model with these weights and a session of `context` positions take on `device` (Cpu or
 // Cuda), by the device's own allocation rules: the one arithmetic behind the estimate and the
 // VRAM budget checks of Model::load and Session::create.
+// The shape the CUDA module's session plan follows (the attention layers' KV, the DeltaNet state).
+CudaModelShape cudaShapeOf(const ModelConfig& config);
+
 struct Footprint {
     uint64_t weights = 0, kvCache = 0, recurrentState = 0, workspace = 0, deviceContext = 0;
     uint64_t total() const { return weights + kvCache + recurrentState + workspace + deviceContext; }

@@ -2,7 +2,9 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -73,6 +75,31 @@ double relativeError(const std::vector<float>& a, const std::vector<float>& ref)
         norm += double(ref[i]) * ref[i];
     }
     return std::sqrt(diff / norm);
+}
+
+void compareLogitRows(const std::vector<float>& got, const std::vector<float>& ref, size_t vocab, double bound,
+                      const std::string& what, double& worst) {
+    CHECK_EQ(got.size(), ref.size());
+    if (got.size() != ref.size()) return;
+    int argmaxChecked = 0;
+    for (size_t row = 0; row < ref.size() / vocab; ++row) {
+        const std::vector<float> g(got.begin() + long(row * vocab), got.begin() + long((row + 1) * vocab));
+        const std::vector<float> c(ref.begin() + long(row * vocab), ref.begin() + long((row + 1) * vocab));
+        const double err = relativeError(g, c);
+        worst = std::max(worst, err);
+        CHECK_MSG(err < bound, what << " row " << row << ": relative error " << err << " >= " << bound);
+        double squares = 0;
+        for (float v : c) squares += double(v) * v;
+        const double rms = std::sqrt(squares / double(vocab));
+        std::vector<float> sorted = c;
+        std::partial_sort(sorted.begin(), sorted.begin() + 2, sorted.end(), std::greater<float>());
+        if (sorted[0] - sorted[1] > 8 * bound * rms) {
+            ++argmaxChecked;
+            CHECK_MSG(std::max_element(g.begin(), g.end()) - g.begin() == std::max_element(c.begin(), c.end()) - c.begin(),
+                      what << " row " << row << ": argmax differs");
+        }
+    }
+    CHECK_MSG(argmaxChecked > 0, what << ": no row had a clear argmax to check");
 }
 
 void requireCudaDevice() {

@@ -37,6 +37,12 @@ std::vector<float> teacherForcedLogits(const std::string& modelPath, const std::
 // ‖a − ref‖ / ‖ref‖ in double precision; infinity when the sizes differ or are zero.
 double relativeError(const std::vector<float>& a, const std::vector<float>& ref);
 
+// Rows of `vocab` logits against the reference's: each row's relative error under `bound` (the
+// worst goes to `worst`), and the argmax equal wherever the reference's top-2 margin is clear of
+// the bound; at least one row must be that clear. `what` names the comparison in failures.
+void compareLogitRows(const std::vector<float>& got, const std::vector<float>& ref, size_t vocab, double bound,
+                      const std::string& what, double& worst);
+
 // For the tests of whole models on the CUDA backend: ends the test as skipped (77) naming why
 // when the engine lists no CUDA device.
 void requireCudaDevice();

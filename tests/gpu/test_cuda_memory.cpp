@@ -1,8 +1,8 @@
 // The CUDA memory estimate (estimateMemory for a CUDA device: engine-side arithmetic, the module
-// not asked) against what the module really allocates: the weights' arena and the KV cache to
-// the byte, the session workspace to within the sort scratch the estimate can only bound, for
-// every KV type, several contexts and repacked quant types; and the device's free memory drops
-// by the arenas plus no more than the context allowance. Skipped (77) without a CUDA device.
+// not asked) against what the module really allocates: the weights' arena, the KV cache and
+// Qwen3.5's recurrent state to the byte, the session workspace to within the sort scratch the
+// estimate can only bound, for every KV type, several contexts and repacked quant types; and the
+// device's free memory drops by the arenas plus no more than the context allowance. Skipped (77) without a CUDA device.
 #include <cinttypes>
 
 #include "backend/cuda_memory_plan.h"
@@ -33,6 +33,8 @@ void checkModel(const std::string& path, const std::string& what, const std::vec
             CHECK(e->device.kind == DeviceKind::Cuda);
             CHECK_MSG(e->weightsBytes == r.weightsBytes, name << ": weights " << e->weightsBytes << " vs " << r.weightsBytes);
             CHECK_MSG(e->kvCacheBytes == r.kvCacheBytes, name << ": KV " << e->kvCacheBytes << " vs " << r.kvCacheBytes);
+            CHECK_MSG(e->recurrentStateBytes == r.recurrentStateBytes,
+                      name << ": recurrent state " << e->recurrentStateBytes << " vs " << r.recurrentStateBytes);
             // The sort's CUB scratch is the one part the estimate bounds rather than knows.
             const uint64_t slack = cudaSortScratchEstimate(vocab);
             CHECK_MSG(e->workspaceBytes >= r.workspaceBytes && e->workspaceBytes - r.workspaceBytes <= slack,
@@ -64,7 +66,7 @@ void checkDeviceFreeMemory(const std::string& path) {
     if (!session.isOk()) return;
     const MemoryReport r = session.value()->memoryReport();
     const uint64_t taken = before - r.device.freeBytes;
-    const uint64_t arenas = r.weightsBytes + r.kvCacheBytes + r.workspaceBytes;
+    const uint64_t arenas = r.weightsBytes + r.kvCacheBytes + r.recurrentStateBytes + r.workspaceBytes;
     std::printf("device free memory: %" PRIu64 " KiB taken for arenas of %" PRIu64 " KiB\n", taken >> 10, arenas >> 10);
     CHECK_MSG(taken >= arenas && taken <= arenas + kCudaDeviceContextAllowance,
               "taken " << taken << " for arenas of " << arenas);
@@ -115,7 +117,8 @@ int main() {
     checkModel(stories, "stories260K", {1, 64, 1000, 4096});
     const auto scratch = test::scratchDir("cuda_memory");
     for (const auto& [shape, preset] : {std::pair<std::string, std::string>{"tiny-qwen3", "Q4_K_M"},
-                                        {"tiny-llama", "Q8_0"}, {"tiny-qwen2", "BF16"}}) {
+                                        {"tiny-llama", "Q8_0"}, {"tiny-qwen2", "BF16"},
+                                        {"tiny-qwen35", "Q4_K_M"}, {"tiny-qwen35", "F16"}}) {
         const std::string path = (scratch / (shape + "-" + preset + ".gguf")).string();
         auto written = synthesizeModel({.shape = shape, .preset = preset, .seed = 5, .outputPath = path});
         CHECK_OK(written);

@@ -61,32 +61,6 @@ struct TypeBound {
     double decode;
 };
 
-// Each row's relative error, and the argmax wherever the CPU's top-2 margin is clear of it.
-void compareRows(const std::vector<float>& gpu, const std::vector<float>& cpu, size_t vocab, double bound,
-                 const std::string& what, double& worst) {
-    CHECK_EQ(gpu.size(), cpu.size());
-    if (gpu.size() != cpu.size()) return;
-    int argmaxChecked = 0;
-    for (size_t row = 0; row < cpu.size() / vocab; ++row) {
-        const std::vector<float> g(gpu.begin() + row * vocab, gpu.begin() + (row + 1) * vocab);
-        const std::vector<float> c(cpu.begin() + row * vocab, cpu.begin() + (row + 1) * vocab);
-        const double err = test::relativeError(g, c);
-        worst = std::max(worst, err);
-        CHECK_MSG(err < bound, what << " row " << row << ": relative error " << err << " >= " << bound);
-        double squares = 0;
-        for (float v : c) squares += double(v) * v;
-        const double rms = std::sqrt(squares / double(vocab));
-        std::vector<float> sorted = c;
-        std::partial_sort(sorted.begin(), sorted.begin() + 2, sorted.end(), std::greater<float>());
-        if (sorted[0] - sorted[1] > 8 * bound * rms) {
-            ++argmaxChecked;
-            CHECK_MSG(std::max_element(g.begin(), g.end()) - g.begin() == std::max_element(c.begin(), c.end()) - c.begin(),
-                      what << " row " << row << ": argmax differs");
-        }
-    }
-    CHECK_MSG(argmaxChecked > 0, what << ": no row had a clear argmax to check");
-}
-
 void synthModels() {
     const auto scratch = test::scratchDir("cuda_model");
     const TypeBound bounds[] = {
@@ -119,7 +93,7 @@ void synthModels() {
             CHECK_OK(b);
             double worstPrefill = 0, worstDecode = 0;
             const size_t vocab = size_t(written->vocabSize);
-            if (a.isOk() && b.isOk()) compareRows(a.value(), b.value(), vocab, t.prefill, what + " prefill", worstPrefill);
+            if (a.isOk() && b.isOk()) test::compareLogitRows(a.value(), b.value(), vocab, t.prefill, what + " prefill", worstPrefill);
             // Decode: 24 tokens fed back one at a time (the same tokens on both: forced by a
             // one-token prompt continuation of the CPU's greedy choices would diverge at ties).
             std::vector<float> gpuLogits, cpuLogits;
@@ -137,7 +111,7 @@ void synthModels() {
                 gpuLogits.insert(gpuLogits.end(), g.end() - long(vocab), g.end());
                 cpuLogits.insert(cpuLogits.end(), c.end() - long(vocab), c.end());
             }
-            compareRows(gpuLogits, cpuLogits, vocab, t.decode, what + " decode", worstDecode);
+            test::compareLogitRows(gpuLogits, cpuLogits, vocab, t.decode, what + " decode", worstDecode);
             std::printf("%-11s %-7s relative error: prefill %.2e (bound %.0e), decode %.2e (bound %.0e)\n", shape,
                         t.preset, worstPrefill, t.prefill, worstDecode, t.decode);
         }

@@ -37,42 +37,9 @@ std::vector<float> randomVector(size_t n, float scale = 1.0f) {
     return v;
 }
 
-// A device buffer poisoned with NaN (0xFF bytes) before each use.
-struct Buffer {
-    void* p = nullptr;
-    size_t bytes = 0;
-    explicit Buffer(size_t n) : bytes(n) {
-        CHECK(cudaMalloc(&p, std::max<size_t>(n, 1)) == cudaSuccess);
-        poison();
-    }
-    ~Buffer() { cudaFree(p); }
-    void poison() { cudaMemset(p, 0xFF, bytes); }
-    template <typename T>
-    T* as() const { return static_cast<T*>(p); }
-    void upload(const void* src) { CHECK(cudaMemcpy(p, src, bytes, cudaMemcpyHostToDevice) == cudaSuccess); }
-    template <typename T>
-    std::vector<T> download(size_t count) const {
-        std::vector<T> out(count);
-        CHECK(cudaMemcpy(out.data(), p, count * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
-        return out;
-    }
-};
-
-double maxAbs(const std::vector<float>& v) {
-    double m = 0;
-    for (float x : v) m = std::max(m, double(std::fabs(x)));
-    return m;
-}
-
-// Worst |a - b| / max|b|, infinity when a has a NaN.
-double worstError(const std::vector<float>& a, const std::vector<float>& b) {
-    double worst = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-        if (std::isnan(a[i])) return std::numeric_limits<double>::infinity();
-        worst = std::max(worst, std::fabs(double(a[i]) - b[i]));
-    }
-    return worst / std::max(maxAbs(b), 1e-30);
-}
+using test::Buffer;
+using test::maxAbs;
+using test::worstError;
 
 struct TypeCase {
     DType dtype;

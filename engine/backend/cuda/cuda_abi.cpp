@@ -105,6 +105,7 @@ __attribute__((visibility("default"))) void hearth_cuda_session_memory(const Hea
     if (!session || !memory) return;
     hearth_cuda_model_memory(session->model, memory);
     memory->kvCache = session->session->kvCacheBytes();
+    memory->recurrentState = session->session->recurrentStateBytes();
     memory->workspace = session->session->workspaceBytes();
     if (memory->deviceContext == 0) memory->deviceContext = session->session->libraryBytes();
 }
@@ -124,6 +125,23 @@ __attribute__((visibility("default"))) int hearth_cuda_decode(HearthCudaSession*
     return guarded(error, [&]() -> hearth::Status {
         if (!session || !sampling) return hearth::invalidArgument("null argument");
         return session->session->decode(token, pos, *sampling, sampled, logits);
+    });
+}
+
+__attribute__((visibility("default"))) int hearth_cuda_session_checkpoint(HearthCudaSession* session, int32_t pos,
+                                                                         HearthCudaError* error) {
+    return guarded(error, [&]() -> hearth::Status {
+        if (!session) return hearth::invalidArgument("null argument");
+        return session->session->checkpoint(pos);
+    });
+}
+
+__attribute__((visibility("default"))) int hearth_cuda_session_rewind(HearthCudaSession* session, int32_t pos,
+                                                                     int32_t* restored, HearthCudaError* error) {
+    return guarded(error, [&]() -> hearth::Status {
+        if (!session || !restored) return hearth::invalidArgument("null argument");
+        HEARTH_ASSIGN(*restored, session->session->rewindTo(pos));
+        return hearth::Status::ok();
     });
 }
 

@@ -46,7 +46,7 @@ CudaSession::~CudaSession() {
     if (m_blas) cublasDestroy(m_blas);
     if (m_arena) {
         cudaFree(m_arena);
-        addAllocatedBytes(-int64_t(m_kvBytes + m_workspaceBytes));
+        addAllocatedBytes(-int64_t(m_kvBytes + m_state.deviceBytes() + m_workspaceBytes));
     }
     if (m_pinned) cudaFreeHost(m_pinned);
     if (m_pinnedLogits) cudaFreeHost(m_pinnedLogits);
@@ -75,10 +75,13 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     // Sizes and split factors come from the memory plan the estimate uses (backend/
     // cuda_memory_plan.h), so that `inspect` and the allocation cannot drift apart.
     m_sortScratchBytes = kernels::sortScratchBytes(s.vocab);
-    const CudaSessionPlan plan =
-        planCudaSession({s.vocab, s.hidden, s.layers, s.heads, s.kvHeads, s.headDim, s.ffn}, prefillTileElements(m_w),
-                        desc.contextLength, desc.prefillChunk, uint32_t(kernels::kvTypeBytes(m_kvType)),
-                        m_sortScratchBytes);
+    CudaModelShape shape{s.vocab, s.hidden, s.attentionLayers, s.heads, s.kvHeads, s.headDim, s.ffn};
+    shape.gatedAttention = s.gatedAttention;
+    shape.gdnLayers = s.gdnLayers, shape.gdnKeyHeads = s.gdnKeyHeads, shape.gdnValueHeads = s.gdnValueHeads;
+    shape.gdnKeyDim = s.gdnKeyDim, shape.gdnValueDim = s.gdnValueDim, shape.gdnConvKernel = s.gdnConvKernel;
+    const CudaSessionPlan plan = planCudaSession(shape, prefillTileElements(m_w), desc.contextLength,
+                                                 desc.prefillChunk, uint32_t(kernels::kvTypeBytes(m_kvType)),
+                                                 m_sortScratchBytes);
     m_context = plan.context;
     m_chunk = plan.chunk;
     m_splitKeys = plan.splitKeys;
@@ -86,16 +89,28 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     m_logitRows = plan.logitRows;
     m_tileElements = plan.tileElements;
     m_kvBytes = plan.kvCacheBytes;
+    m_projRows = int(shape.projectionRows());
+    int attention = 0, gdn = 0;
+    for (const DeviceLayer& l : m_w.layers()) m_mixerIndex.push_back(l.mixer == LayerMixer::Attention ? attention++ : gdn++);
 
     const uint64_t hq = uint64_t(s.heads) * s.headDim, kvW = uint64_t(s.kvHeads) * s.headDim;
-    const uint64_t widest = std::max({uint64_t(s.hidden), hq, uint64_t(s.ffn)});
+    const uint64_t widest = uint64_t(shape.widestInput()), gatedHq = s.gatedAttention ? hq : 0;
+    const uint64_t qRows = uint64_t(s.queryRows());
     const uint64_t C = uint64_t(m_chunk);
+    const uint64_t channels = uint64_t(s.gdnChannels()), vW = uint64_t(s.gdnValueWidth()), vh = uint64_t(s.gdnValueHeads);
+    const bool hasGdn = s.gdnLayers > 0;
     const size_t partial = std::max(kernels::attentionPartialBytes(1, s.heads, s.headDim, m_decodeSplits),
                                     kernels::attentionPartialBytes(m_chunk, s.heads, s.headDim, 1));
 
     uint8_t* blasWorkspace = nullptr;
+    uint8_t* state = nullptr;
+    const uint64_t layerStateBytes = shape.gdnLayerStateBytes();
     auto carve = [&](Carver& c) {
         m_kv = c.take<uint8_t>(m_kvBytes);
+        for (int l = 0; l < s.gdnLayers; ++l) {
+            uint8_t* piece = c.take<uint8_t>(layerStateBytes);
+            if (l == 0) state = piece;
+        }
         blasWorkspace = c.take<uint8_t>(kCudaBlasWorkspaceBytes);
         d_tokenPos = c.take<int>(2);
         d_sampled = c.take<int>(1);
@@ -103,9 +118,9 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
         d_delta = c.take<float>(s.hidden);
         d_xn = c.take<float>(widest);
         d_x8 = c.take<uint8_t>(kernels::gemvX8Bytes(int(widest)));
-        d_q = c.take<float>(hq + 2 * kvW); // q|k|v, as a fused qkv GEMV writes them
-        d_k = d_q ? d_q + hq : nullptr;
-        d_v = d_k ? d_k + kvW : nullptr;
+        d_proj = c.take<float>(uint64_t(m_projRows));
+        d_qGated = c.take<float>(gatedHq);
+        d_attnGate = c.take<float>(gatedHq);
         d_attn = c.take<float>(hq);
         d_act = c.take<float>(s.ffn);
         d_gate = c.take<float>(s.ffn);
@@ -122,14 +137,27 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
         p_delta = c.take<float>(C * s.hidden);
         p_xn = c.take<float>(C * widest);
         p_xh = c.take<__half>(C * widest);
-        p_q = c.take<float>(C * hq);
+        p_q = c.take<float>(C * qRows);
         p_k = c.take<float>(C * kvW);
         p_v = c.take<float>(C * kvW);
+        p_qGated = c.take<float>(C * gatedHq);
+        p_attnGate = c.take<float>(C * gatedHq);
         p_attn = c.take<float>(C * hq);
         p_gate = c.take<float>(C * s.ffn);
         p_up = c.take<float>(C * s.ffn);
         p_logits = c.take<float>(uint64_t(m_logitRows) * s.vocab);
         p_tile = c.take<__half>(m_tileElements);
+        if (hasGdn) {
+            d_gdnConv = c.take<float>(channels);
+            d_gdnGates = c.take<float>(2 * vh);
+            p_gdnQkv = c.take<float>(C * channels);
+            p_gdnZ = c.take<float>(C * vW);
+            p_gdnB = c.take<float>(C * vh);
+            p_gdnA = c.take<float>(C * vh);
+            p_gdnConv = c.take<float>(C * channels);
+            p_gdnGates = c.take<float>(C * 2 * vh);
+            p_gdnOut = c.take<float>(C * vW);
+        }
     };
     Carver sizes;
     carve(sizes);
@@ -137,7 +165,7 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     if (total != plan.totalBytes())
         return internalError("the session's buffers take " + std::to_string(total) + " bytes but its memory plan says " +
                              std::to_string(plan.totalBytes()) + ": the memory estimate would be wrong");
-    m_workspaceBytes = total - m_kvBytes;
+    m_workspaceBytes = total - m_kvBytes - plan.recurrentStateBytes;
 
     HEARTH_CUDA_CHECK(cudaSetDevice(m_w.device()));
     size_t freeBefore = 0, totalBytes = 0;
@@ -152,7 +180,10 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     addAllocatedBytes(int64_t(total));
     Carver real{static_cast<uint8_t*>(m_arena), 0};
     carve(real);
+    m_state.bind(state, s.gdnLayers, cudaAligned(layerStateBytes), layerStateBytes,
+                 uint64_t(s.gdnValueHeads) * s.gdnKeyDim * s.gdnValueDim);
     HEARTH_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking));
+    HEARTH_TRY(m_state.reset(m_stream));
     // token, pos, sampled, the penalty ids, the candidate ids; and the candidate logits.
     HEARTH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&m_pinned),
                                     (4 + HEARTH_CUDA_MAX_PENALTY_IDS + HEARTH_CUDA_MAX_TOPK) * sizeof(int32_t),
@@ -171,73 +202,20 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     return Status::ok();
 }
 
-void* CudaSession::kCache(int layer) const {
-    const ModelShape& s = m_w.shape();
-    const uint64_t perLayer = uint64_t(m_context) * s.kvHeads * s.headDim * kernels::kvTypeBytes(m_kvType);
-    return m_kv + 2 * uint64_t(layer) * perLayer;
-}
-
-void* CudaSession::vCache(int layer) const {
-    return static_cast<uint8_t*>(kCache(layer)) +
-           uint64_t(m_context) * m_w.shape().kvHeads * m_w.shape().headDim * kernels::kvTypeBytes(m_kvType);
-}
-
-// y = W · (the decode's normed x): X8 or fp32, whichever the matrix reads.
-Status CudaSession::gemv(const DeviceMatrix& m, float* y) const {
-    if (m.isView()) return internalError("a GEMV was given a view of a fused matrix");
-    HEARTH_CUDA_CHECK(kernels::launchGemv(m.type, m.data, m.takesX8() ? d_x8 : static_cast<const void*>(d_xn), y,
-                                          m.n, m.k, m_stream, m_gemvLaunch));
-    return Status::ok();
-}
-
-Status CudaSession::ffnDecode(const DeviceLayer& l) {
-    const void* x = l.gate.takesX8() ? d_x8 : static_cast<const void*>(d_xn);
-    if (l.gate.type == l.up.type) {
-        HEARTH_CUDA_CHECK(
-            kernels::launchGemvGateUp(l.gate.type, l.gate.data, l.up.data, x, d_act, l.gate.n, l.gate.k, m_stream,
-                                      m_gemvLaunch));
-    } else {
-        HEARTH_TRY(gemv(l.gate, d_gate));
-        HEARTH_TRY(gemv(l.up, d_up));
-        HEARTH_CUDA_CHECK(kernels::launchSiluMul(d_gate, d_up, size_t(l.gate.n), d_act, m_stream));
-    }
-    const int ffn = l.down.k;
-    if (l.down.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_act, ffn, d_x8, m_stream));
-    HEARTH_CUDA_CHECK(kernels::launchGemv(l.down.type, l.down.data,
-                                          l.down.takesX8() ? d_x8 : static_cast<const void*>(d_act), d_delta,
-                                          l.down.n, ffn, m_stream, m_gemvLaunch));
-    return Status::ok();
-}
-
 // One token through the model, reading the token and position from d_tokenPos; ends with the
 // logits in d_logits and their argmax in d_sampled.
 Status CudaSession::enqueueDecode() {
     const ModelShape& s = m_w.shape();
     const kernels::NormOut norm{m_w.anyTakesF32() ? d_xn : nullptr, nullptr, m_w.anyTakesX8() ? d_x8 : nullptr};
-    const kernels::QkvShape qkv{s.heads, s.kvHeads, s.headDim, s.ropeDims, s.ropeAdjacent,
-                                m_w.ropeInvFreq(), s.ropeMagnitude, s.rmsEps};
     const DeviceMatrix& emb = m_w.embedding();
     HEARTH_CUDA_CHECK(kernels::launchEmbed(emb.type, emb.data, emb.n, emb.k, d_tokenPos, 1, d_x, m_stream));
     for (int i = 0; i < s.layers; ++i) {
         const DeviceLayer& l = m_w.layers()[size_t(i)];
         HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, i ? d_delta : nullptr, l.attnNorm, s.hidden, 1, s.rmsEps, norm,
                                                  m_stream));
-        if (l.qkv.data) { // one GEMV writes q|k|v, which d_q, d_k, d_v address contiguously
-            HEARTH_TRY(gemv(l.qkv, d_q));
-        } else {
-            HEARTH_TRY(gemv(l.q, d_q));
-            HEARTH_TRY(gemv(l.k, d_k));
-            HEARTH_TRY(gemv(l.v, d_v));
-        }
-        HEARTH_CUDA_CHECK(kernels::launchQkvToCache(d_q, d_k, d_v, l.qBias, l.kBias, l.vBias, l.qNorm, l.kNorm, qkv, 1,
-                                                    d_tokenPos + 1, 0, m_kvType, kCache(i), vCache(i), m_stream));
-        kernels::AttentionCall call{d_q,          kCache(i),       vCache(i),         d_attn,      s.heads,
-                                    s.kvHeads,    s.headDim,       1,                 d_tokenPos + 1, 0,
-                                    m_decodeSplits, m_splitKeys,   m_kvType,          d_partial};
-        HEARTH_CUDA_CHECK(kernels::launchAttention(call, m_stream));
-        if (l.o.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_attn, l.o.k, d_x8, m_stream));
-        HEARTH_CUDA_CHECK(kernels::launchGemv(l.o.type, l.o.data, l.o.takesX8() ? d_x8 : static_cast<const void*>(d_attn),
-                                              d_delta, l.o.n, l.o.k, m_stream, m_gemvLaunch));
+        for (const ProjectionRun& run : l.projections) HEARTH_TRY(gemv(run.matrix, d_proj + run.outRow));
+        if (l.mixer == LayerMixer::Attention) HEARTH_TRY(attentionDecode(l, m_mixerIndex[size_t(i)]));
+        else HEARTH_TRY(deltaNetDecode(l, m_mixerIndex[size_t(i)]));
         HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, l.ffnNorm, s.hidden, 1, s.rmsEps, norm, m_stream));
         HEARTH_TRY(ffnDecode(l));
     }
@@ -309,6 +287,7 @@ Status CudaSession::decode(int32_t token, int32_t pos, const HearthCudaSampling&
     if (token < 0 || token >= s.vocab)
         return invalidArgument("token id " + std::to_string(token) + " is outside the vocabulary of " +
                                std::to_string(s.vocab));
+    HEARTH_TRY(m_state.checkStart(pos));
     m_pinned[0] = token;
     m_pinned[1] = pos;
     if (m_useGraphs && !m_graphExec) {
@@ -333,6 +312,7 @@ Status CudaSession::decode(int32_t token, int32_t pos, const HearthCudaSampling&
         HEARTH_CUDA_CHECK(cudaMemcpyAsync(logits, d_logits, size_t(s.vocab) * sizeof(float), cudaMemcpyDeviceToHost,
                                           m_stream));
     HEARTH_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    m_state.advanceTo(pos + 1);
     if (sampled) *sampled = sp.greedy ? m_pinned[2] : -1;
     if (!sp.greedy && sp.topK > 0) {
         // The best pairs, up to the first -inf (NaN became -inf): the CPU's candidates.
@@ -360,18 +340,17 @@ Status CudaSession::prefill(const int32_t* tokens, int count, int start, int whi
             return invalidArgument("token id " + std::to_string(tokens[i]) + " is outside the vocabulary of " +
                                    std::to_string(s.vocab));
     if (which != HEARTH_CUDA_LOGITS_NONE && !logits) return invalidArgument("no buffer for the logits");
+    HEARTH_TRY(m_state.checkStart(start));
     HEARTH_TRY(enqueuePrefill(tokens, count, start, which, logits));
     HEARTH_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    m_state.advanceTo(start + count);
     return Status::ok();
 }
 
 Status CudaSession::enqueuePrefill(const int32_t* tokens, int count, int start, int which, float* logits) {
     const ModelShape& s = m_w.shape();
-    const int hq = s.heads * s.headDim;
     const PrefillGemm gemm(m_blas, m_stream, p_tile, m_tileElements);
     const kernels::NormOut norm{p_xn, p_xh, nullptr};
-    const kernels::QkvShape qkv{s.heads, s.kvHeads, s.headDim, s.ropeDims, s.ropeAdjacent,
-                                m_w.ropeInvFreq(), s.ropeMagnitude, s.rmsEps};
     HEARTH_CUDA_CHECK(cudaMemcpyAsync(p_tokens, tokens, size_t(count) * sizeof(int32_t), cudaMemcpyHostToDevice, m_stream));
     const DeviceMatrix& emb = m_w.embedding();
     HEARTH_CUDA_CHECK(kernels::launchEmbed(emb.type, emb.data, emb.n, emb.k, p_tokens, count, p_x, m_stream));
@@ -379,22 +358,10 @@ Status CudaSession::enqueuePrefill(const int32_t* tokens, int count, int start, 
         const DeviceLayer& l = m_w.layers()[size_t(i)];
         HEARTH_CUDA_CHECK(
             kernels::launchRmsNorm(p_x, i ? p_delta : nullptr, l.attnNorm, s.hidden, count, s.rmsEps, norm, m_stream));
-        HEARTH_TRY(gemm.run(l.q, p_xh, p_xn, count, p_q));
-        HEARTH_TRY(gemm.run(l.k, p_xh, p_xn, count, p_k));
-        HEARTH_TRY(gemm.run(l.v, p_xh, p_xn, count, p_v));
-        HEARTH_CUDA_CHECK(kernels::launchQkvToCache(p_q, p_k, p_v, l.qBias, l.kBias, l.vBias, l.qNorm, l.kNorm, qkv,
-                                                    count, nullptr, start, m_kvType, kCache(i), vCache(i), m_stream));
-        kernels::AttentionCall call{p_q,       kCache(i), vCache(i), p_attn, s.heads,   s.kvHeads, s.headDim,
-                                    count,     nullptr,   start,     1,      start + count, m_kvType, d_partial};
-        HEARTH_CUDA_CHECK(kernels::launchAttention(call, m_stream));
-        HEARTH_CUDA_CHECK(kernels::launchToHalf(p_attn, size_t(count) * hq, p_xh, m_stream));
-        HEARTH_TRY(gemm.run(l.o, p_xh, p_attn, count, p_delta));
+        if (l.mixer == LayerMixer::Attention) HEARTH_TRY(attentionPrefill(l, m_mixerIndex[size_t(i)], gemm, count, start));
+        else HEARTH_TRY(deltaNetPrefill(l, m_mixerIndex[size_t(i)], gemm, count));
         HEARTH_CUDA_CHECK(kernels::launchRmsNorm(p_x, p_delta, l.ffnNorm, s.hidden, count, s.rmsEps, norm, m_stream));
-        HEARTH_TRY(gemm.run(l.gate, p_xh, p_xn, count, p_gate));
-        HEARTH_TRY(gemm.run(l.up, p_xh, p_xn, count, p_up));
-        HEARTH_CUDA_CHECK(kernels::launchSiluMul(p_gate, p_up, size_t(count) * s.ffn, p_gate, m_stream));
-        HEARTH_CUDA_CHECK(kernels::launchToHalf(p_gate, size_t(count) * s.ffn, p_xh, m_stream));
-        HEARTH_TRY(gemm.run(l.down, p_xh, p_gate, count, p_delta));
+        HEARTH_TRY(ffnPrefill(l, gemm, count));
     }
     if (which == HEARTH_CUDA_LOGITS_NONE) return Status::ok();
     const int first = which == HEARTH_CUDA_LOGITS_LAST ? count - 1 : 0;

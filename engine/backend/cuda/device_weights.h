@@ -10,14 +10,15 @@
 
 #include "backend/cuda_module_abi.h"
 #include "hearth/status.h"
+#include "hearth_kernels/deltanet.h"
 #include "hearth_kernels/gemv.h"
 
 namespace hearth::cuda {
 
 // A matrix in its device layout: n rows (outputs) of k inputs. A view of rows
 // [rowOffset, rowOffset + n) of a larger stored matrix of storedRows rows (q, k and v inside a
-// layer's fused qkv) has data pointing at the stored matrix: only row-addressed readers (prefill's
-// dequantizing GEMM) take views, since repacked layouts are not row-contiguous.
+// layer's stacked projections) has data pointing at the stored matrix: only row-addressed readers
+// (prefill's dequantizing GEMM) take views, since repacked layouts are not row-contiguous.
 struct DeviceMatrix {
     kernels::GemvType type = kernels::GemvType::F32;
     int n = 0, k = 0;
@@ -29,14 +30,28 @@ struct DeviceMatrix {
     int stored() const { return storedRows ? storedRows : n; }
 };
 
+// One decode GEMV of a layer's input projections: a stored run of them, whose output rows start
+// at `outRow` of the layer's projection buffer (q | gate | k | v, or qkv | z | beta | alpha).
+struct ProjectionRun {
+    DeviceMatrix matrix;
+    int outRow = 0;
+};
+
+enum class LayerMixer { Attention = 0, GatedDeltaNet = 1 };
+
 struct DeviceLayer {
-    const float* attnNorm = nullptr;
+    LayerMixer mixer = LayerMixer::Attention;
+    const float* attnNorm = nullptr; // the mixer's input norm (either mixer)
+    // The input projections as decode reads them: one GEMV per run, covering every row.
+    std::vector<ProjectionRun> projections;
+    // Attention.
     DeviceMatrix q, k, v, o;
-    // q, k and v as one [q rows + k rows + v rows, hidden] matrix when they share a type (the
-    // decode then runs one GEMV writing q|k|v contiguously; q, k, v are views of it). Else null.
-    DeviceMatrix qkv;
     const float *qBias = nullptr, *kBias = nullptr, *vBias = nullptr; // null: none
     const float *qNorm = nullptr, *kNorm = nullptr;                    // null: none
+    // Gated DeltaNet.
+    DeviceMatrix ssmQkv, ssmZ, ssmBeta, ssmAlpha, ssmOut;
+    const float *conv = nullptr, *dtBias = nullptr, *negExpA = nullptr, *ssmNorm = nullptr;
+    // The dense SwiGLU block.
     const float* ffnNorm = nullptr;
     DeviceMatrix gate, up, down;
 };
@@ -47,6 +62,14 @@ struct ModelShape {
     int ropeDims = 0;
     bool ropeAdjacent = false;
     float ropeMagnitude = 1.0f;
+    bool gatedAttention = false;
+    int attentionLayers = 0, gdnLayers = 0;
+    int gdnKeyHeads = 0, gdnValueHeads = 0, gdnKeyDim = 0, gdnValueDim = 0, gdnConvKernel = 0;
+    bool gdnTiled = false;
+    int gdnKeyWidth() const { return gdnKeyHeads * gdnKeyDim; }
+    int gdnValueWidth() const { return gdnValueHeads * gdnValueDim; }
+    int gdnChannels() const { return 2 * gdnKeyWidth() + gdnValueWidth(); }
+    int queryRows() const { return (gatedAttention ? 2 : 1) * heads * headDim; } // q_proj's outputs
 };
 
 class DeviceWeights {
@@ -71,6 +94,7 @@ public:
 private:
     DeviceWeights() = default;
     Status upload(const HearthCudaModelDesc& desc);
+    Status checkLayer(int index) const;
 
     int m_device = 0;
     ModelShape m_shape;

@@ -21,7 +21,9 @@ Status blasStatus(cublasStatus_t s, const char* what) {
 size_t prefillTileElements(const DeviceWeights& weights) {
     std::vector<CudaMatrixShape> shapes{{weights.output().n, weights.output().k}};
     for (const DeviceLayer& l : weights.layers())
-        for (const DeviceMatrix* m : {&l.q, &l.k, &l.v, &l.o, &l.gate, &l.up, &l.down}) shapes.push_back({m->n, m->k});
+        for (const DeviceMatrix* m : {&l.q, &l.k, &l.v, &l.o, &l.ssmQkv, &l.ssmZ, &l.ssmBeta, &l.ssmAlpha, &l.ssmOut,
+                                      &l.gate, &l.up, &l.down})
+            if (m->data) shapes.push_back({m->n, m->k});
     return size_t(cudaPrefillTileElements(shapes));
 }
 

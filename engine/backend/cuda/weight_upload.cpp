@@ -33,6 +33,15 @@ const char* roleName(int role) {
     case HEARTH_CUDA_FFN_GATE: return "ffn_gate";
     case HEARTH_CUDA_FFN_UP: return "ffn_up";
     case HEARTH_CUDA_FFN_DOWN: return "ffn_down";
+    case HEARTH_CUDA_SSM_QKV: return "attn_qkv";
+    case HEARTH_CUDA_SSM_Z: return "attn_gate";
+    case HEARTH_CUDA_SSM_BETA: return "ssm_beta";
+    case HEARTH_CUDA_SSM_ALPHA: return "ssm_alpha";
+    case HEARTH_CUDA_SSM_OUT: return "ssm_out";
+    case HEARTH_CUDA_SSM_CONV: return "ssm_conv1d";
+    case HEARTH_CUDA_SSM_DT_BIAS: return "ssm_dt.bias";
+    case HEARTH_CUDA_SSM_A: return "ssm_a";
+    case HEARTH_CUDA_SSM_NORM: return "ssm_norm";
     default: return "tensor";
     }
 }

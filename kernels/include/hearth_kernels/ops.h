@@ -63,6 +63,14 @@ cudaError_t launchQkvToCache(float* q, const float* k, const float* v, const flo
                              int tokens, const int* posDevice, int posHost, KvType kvType, void* kCache,
                              void* vCache, cudaStream_t stream);
 
+// The same for Qwen3.5's gated attention, whose q projection gives each head [query | gate]
+// (qGate [t][heads][2·headDim]): the queries go to q [t][heads·headDim] (normed, rotated) and the
+// gates, untouched, to gate [t][heads·headDim]; no biases.
+cudaError_t launchGatedQkvToCache(const float* qGate, float* q, float* gate, const float* k, const float* v,
+                                  const float* qNorm, const float* kNorm, const QkvShape& shape, int tokens,
+                                  const int* posDevice, int posHost, KvType kvType, void* kCache, void* vCache,
+                                  cudaStream_t stream);
+
 // ---- attention ----------------------------------------------------------------------------
 
 // Causal attention of `tokens` queries at positions pos0 + t over the cache rows 0..pos0 + t,
@@ -92,6 +100,8 @@ cudaError_t launchAttention(const AttentionCall& call, cudaStream_t stream);
 // out[i] = silu(gate[i]) · up[i] for count values, as fp32 or fp16.
 cudaError_t launchSiluMul(const float* gate, const float* up, size_t count, float* out, cudaStream_t stream);
 cudaError_t launchSiluMul(const float* gate, const float* up, size_t count, __half* out, cudaStream_t stream);
+// x[i] *= sigmoid(gate[i]) for count values (gated attention's output gate).
+cudaError_t launchSigmoidGate(float* x, const float* gate, size_t count, cudaStream_t stream);
 // fp32 -> fp16, count values.
 cudaError_t launchToHalf(const float* in, size_t count, __half* out, cudaStream_t stream);
 // x[r][c] += bias[c] for rows × cols.

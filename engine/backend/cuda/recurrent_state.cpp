@@ -1,0 +1,88 @@
+#include "backend/cuda/recurrent_state.h"
+
+#include <algorithm>
+#include <new>
+
+#include "backend/cuda/cuda_status.h"
+
+namespace hearth::cuda {
+
+void RecurrentState::bind(uint8_t* device, int layers, uint64_t layerStride, uint64_t layerBytes,
+                          uint64_t matrixFloats) {
+    m_device = device;
+    m_layers = layers;
+    m_stride = layerStride;
+    m_layerBytes = layerBytes;
+    m_matrixFloats = matrixFloats;
+    m_position = 0;
+}
+
+Status RecurrentState::checkStart(int32_t start) const {
+    if (!active() || start == m_position) return Status::ok();
+    if (m_position < 0) return internalError("the recurrent state was lost: " + m_lostBecause);
+    return invalidArgument("position " + std::to_string(start) + ": the recurrent state holds " +
+                           std::to_string(m_position) + " tokens (rewind first)");
+}
+
+Status RecurrentState::reset(cudaStream_t stream) {
+    if (!active()) return Status::ok();
+    HEARTH_CUDA_CHECK(cudaMemsetAsync(m_device, 0, deviceBytes(), stream));
+    m_position = 0;
+    return Status::ok();
+}
+
+// Each layer's used bytes, between the device's strided layout and a packed host copy.
+Status RecurrentState::copyLayers(void* host, bool toHost, cudaStream_t stream) {
+    auto* packed = static_cast<uint8_t*>(host);
+    for (int l = 0; l < m_layers; ++l) {
+        uint8_t* device = m_device + uint64_t(l) * m_stride;
+        uint8_t* copy = packed + uint64_t(l) * m_layerBytes;
+        HEARTH_CUDA_CHECK(cudaMemcpyAsync(toHost ? copy : device, toHost ? device : copy, m_layerBytes,
+                                          toHost ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice, stream));
+    }
+    HEARTH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return Status::ok();
+}
+
+Status RecurrentState::checkpoint(int32_t pos, cudaStream_t stream) {
+    if (!active() || pos != m_position || pos <= 0) return Status::ok();
+    Snapshot* slot = nullptr;
+    for (Snapshot& s : m_snapshots)
+        if (s.position == pos) slot = &s; // the same point again: refresh it
+    if (!slot) // an empty slot, else the oldest
+        slot = &*std::min_element(m_snapshots.begin(), m_snapshots.end(), [](const Snapshot& a, const Snapshot& b) {
+            return (a.position >= 0) != (b.position >= 0) ? a.position < 0 : a.age < b.age;
+        });
+    slot->position = -1; // until the copy is whole
+    try {
+        slot->bytes.resize(uint64_t(m_layers) * m_layerBytes);
+    } catch (const std::bad_alloc&) {
+        return outOfMemory("no host memory for a copy of the recurrent state");
+    }
+    HEARTH_TRY(copyLayers(slot->bytes.data(), true, stream));
+    slot->position = pos;
+    slot->age = ++m_clock;
+    return Status::ok();
+}
+
+Result<int32_t> RecurrentState::rewindTo(int32_t pos, cudaStream_t stream) {
+    if (!active()) return pos;
+    for (Snapshot& s : m_snapshots)
+        if (s.position > pos) s.position = -1; // what follows pos is about to be overwritten
+    int32_t best = m_position >= 0 && m_position <= pos ? m_position : 0;
+    const Snapshot* from = nullptr;
+    for (const Snapshot& s : m_snapshots)
+        if (s.position > best) best = s.position, from = &s;
+    Status restored = Status::ok();
+    if (from) restored = copyLayers(const_cast<uint8_t*>(from->bytes.data()), false, stream);
+    else if (best == 0) restored = reset(stream);
+    if (!restored.isOk()) {
+        m_position = -1;
+        m_lostBecause = restored.message();
+        return restored;
+    }
+    m_position = best;
+    return best;
+}
+
+} // namespace hearth::cuda

@@ -1,0 +1,212 @@
+// The Gated DeltaNet's per-token kernels (hearth_kernels/deltanet.h): the conv step with its
+// norms and gates, the decode step's state update fused with the gated RMSNorm, and the norm alone
+// for prefill. The chunked prefill form lives in deltanet_chunk.cu.
+#include "hearth_kernels/deltanet.h"
+
+namespace hearth::kernels {
+namespace {
+
+constexpr int kMaxConvKernel = 8;
+constexpr int kStateRows = 32; // state rows (key dimensions) each decode thread keeps in registers
+constexpr float kL2Eps = 1e-6f; // transformers' and FLA's l2norm
+
+__device__ __forceinline__ float siluOf(float x) { return x / (1.0f + expf(-x)); }
+__device__ __forceinline__ float softplusOf(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
+
+// The sum of v over the block's threads (every thread gets it); scratch: 32 floats.
+__device__ float blockSum(float v, float* scratch) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    const int warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
+    __syncthreads(); // scratch may still be read from an earlier call
+    if (lane == 0) scratch[warp] = v;
+    __syncthreads();
+    float total = 0.0f;
+    for (int w = 0; w < int(blockDim.x >> 5); ++w) total += scratch[w];
+    return total;
+}
+
+// A block per (token, head slot): the q heads, the k heads, then the v heads; a thread per
+// channel of the slot's head.
+__global__ void gdnConvKernel(GdnShape s, const float* __restrict__ qkv, int ldQkv, const float* __restrict__ b,
+                              int ldB, const float* __restrict__ a, int ldA, float* __restrict__ history,
+                              const float* __restrict__ w, const float* __restrict__ dtBias,
+                              const float* __restrict__ negExpA, float* __restrict__ out, float* __restrict__ gates,
+                              bool advanceHistory) {
+    __shared__ float scratch[32];
+    const int t = blockIdx.x, slot = blockIdx.y, d = threadIdx.x;
+    const bool isQ = slot < s.keyHeads, isK = !isQ && slot < 2 * s.keyHeads;
+    const int dim = isQ || isK ? s.keyDim : s.valueDim;
+    const int base = isQ ? slot * s.keyDim
+                   : isK ? s.keyWidth() + (slot - s.keyHeads) * s.keyDim
+                         : 2 * s.keyWidth() + (slot - 2 * s.keyHeads) * s.valueDim;
+    const int channels = s.channels(), K = s.convKernel, c = base + d;
+    float y = 0.0f;
+    if (d < dim) {
+        float acc = 0.0f;
+        for (int j = 0; j < K; ++j) {
+            const int tt = t - (K - 1) + j;
+            const float u = tt >= 0 ? qkv[size_t(tt) * ldQkv + c] : history[size_t(K - 1 + tt) * channels + c];
+            acc += w[size_t(c) * K + j] * u;
+        }
+        y = siluOf(acc);
+        if (advanceHistory) { // one token: this thread owns the channel's history
+            for (int i = 0; i + 1 < K - 1; ++i) history[size_t(i) * channels + c] = history[size_t(i + 1) * channels + c];
+            if (K > 1) history[size_t(K - 2) * channels + c] = qkv[c];
+        }
+    }
+    if (isQ || isK) { // uniform over the block
+        const float sum = blockSum(y * y, scratch);
+        y *= rsqrtf(sum + kL2Eps);
+        if (isQ) y *= rsqrtf(float(s.keyDim));
+    }
+    if (d < dim) out[size_t(t) * channels + c] = y;
+    if (!isQ && !isK && d == 0) {
+        const int h = slot - 2 * s.keyHeads;
+        float* g = gates + size_t(t) * 2 * s.valueHeads;
+        g[h] = 1.0f / (1.0f + expf(-b[size_t(t) * ldB + h]));
+        g[s.valueHeads + h] = negExpA[h] * softplusOf(a[size_t(t) * ldA + h] + dtBias[h]);
+    }
+}
+
+// After a multi-token conv: the history becomes the last convKernel - 1 inputs.
+__global__ void gdnHistoryKernel(int channels, int K, int tokens, const float* __restrict__ qkv, int ldQkv,
+                                 float* __restrict__ history) {
+    const int c = int(blockIdx.x * blockDim.x + threadIdx.x);
+    if (c >= channels) return;
+    float next[kMaxConvKernel];
+    for (int i = 0; i < K - 1; ++i) {
+        const int tt = tokens - (K - 1) + i;
+        next[i] = tt >= 0 ? qkv[size_t(tt) * ldQkv + c] : history[size_t(K - 1 + tt) * channels + c];
+    }
+    for (int i = 0; i < K - 1; ++i) history[size_t(i) * channels + c] = next[i];
+}
+
+__device__ __forceinline__ int keyHeadOf(const GdnShape& s, int h) {
+    return s.tiled ? h % s.keyHeads : h / (s.valueHeads / s.keyHeads);
+}
+
+// A block per value head: thread (slice, v) keeps state rows [32 slice, 32 slice + 32) of column
+// v in registers, so the state is read and written once; the slices' partial sums meet in shared
+// memory. The head's outputs are normed in the same block.
+__global__ void gdnDecodeStepKernel(GdnShape s, float* __restrict__ state, const float* __restrict__ conv,
+                                    const float* __restrict__ gates, const float* __restrict__ z,
+                                    const float* __restrict__ normWeight, float eps, float* __restrict__ out) {
+    extern __shared__ float smem[];
+    const int h = blockIdx.x, dk = s.keyDim, dv = s.valueDim, slices = dk / kStateRows;
+    const int v = int(threadIdx.x) % dv, slice = int(threadIdx.x) / dv;
+    float* qs = smem;                 // [dk]
+    float* ks = qs + dk;              // [dk]
+    float* part = ks + dk;            // [slices][dv]
+    float* delta = part + slices * dv; // [dv]
+    float* scratch = delta + dv;       // [32]
+    const int kh = keyHeadOf(s, h);
+    for (int i = threadIdx.x; i < dk; i += blockDim.x) {
+        qs[i] = conv[kh * dk + i];
+        ks[i] = conv[s.keyWidth() + kh * dk + i];
+    }
+    __syncthreads();
+    const float beta = gates[h], decay = expf(gates[s.valueHeads + h]);
+    float* S = state + size_t(h) * dk * dv + size_t(slice) * kStateRows * dv + v;
+    const float* kRows = ks + slice * kStateRows;
+    const float* qRows = qs + slice * kStateRows;
+    float reg[kStateRows];
+    float m = 0.0f;
+#pragma unroll
+    for (int i = 0; i < kStateRows; ++i) {
+        reg[i] = S[size_t(i) * dv] * decay;
+        m += reg[i] * kRows[i];
+    }
+    part[slice * dv + v] = m;
+    __syncthreads();
+    if (slice == 0) {
+        float total = 0.0f;
+        for (int j = 0; j < slices; ++j) total += part[j * dv + v];
+        delta[v] = beta * (conv[2 * s.keyWidth() + h * dv + v] - total);
+    }
+    __syncthreads();
+    const float u = delta[v];
+    float o = 0.0f;
+#pragma unroll
+    for (int i = 0; i < kStateRows; ++i) {
+        reg[i] += kRows[i] * u;
+        S[size_t(i) * dv] = reg[i];
+        o += reg[i] * qRows[i];
+    }
+    part[slice * dv + v] = o;
+    __syncthreads();
+    o = 0.0f;
+    if (slice == 0)
+        for (int j = 0; j < slices; ++j) o += part[j * dv + v];
+    // The gated RMSNorm over the head's dv outputs (held by slice 0: whole warps, dv % 32 == 0).
+    float sq = slice == 0 ? o * o : 0.0f;
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) sq += __shfl_xor_sync(0xffffffffu, sq, off);
+    if ((threadIdx.x & 31) == 0 && slice == 0) scratch[threadIdx.x >> 5] = sq;
+    __syncthreads();
+    if (slice != 0) return;
+    float sum = 0.0f;
+    for (int w = 0; w < dv / 32; ++w) sum += scratch[w];
+    const size_t at = size_t(h) * dv + v;
+    out[at] = o * rsqrtf(sum / float(dv) + eps) * normWeight[v] * siluOf(z[at]);
+}
+
+__global__ void gdnGatedNormKernel(int valueDim, int valueWidth, float* __restrict__ x, const float* __restrict__ z,
+                                   int ldZ, const float* __restrict__ w, float eps) {
+    __shared__ float scratch[32];
+    const int t = blockIdx.x, h = blockIdx.y, d = threadIdx.x;
+    float* row = x + size_t(t) * valueWidth + size_t(h) * valueDim;
+    const float v = d < valueDim ? row[d] : 0.0f;
+    const float sum = blockSum(v * v, scratch);
+    if (d < valueDim)
+        row[d] = v * rsqrtf(sum / float(valueDim) + eps) * w[d] * siluOf(z[size_t(t) * ldZ + size_t(h) * valueDim + d]);
+}
+
+unsigned roundUp32(int n) { return unsigned((n + 31) / 32 * 32); }
+
+} // namespace
+
+bool gdnSupports(int keyHeads, int valueHeads, int keyDim, int valueDim, int convKernel) {
+    return keyHeads > 0 && valueHeads > 0 && valueHeads % keyHeads == 0 && keyDim >= 32 && keyDim <= 128 &&
+           keyDim % 32 == 0 && valueDim >= 32 && valueDim <= 128 && valueDim % 32 == 0 && convKernel >= 2 &&
+           convKernel <= kMaxConvKernel;
+}
+
+cudaError_t launchGdnConv(const GdnShape& s, int tokens, const float* qkv, int ldQkv, const float* b, int ldB,
+                          const float* a, int ldA, float* history, const float* convWeight, const float* dtBias,
+                          const float* negExpA, float* out, float* gates, cudaStream_t stream) {
+    if (!gdnSupports(s.keyHeads, s.valueHeads, s.keyDim, s.valueDim, s.convKernel) || tokens <= 0 || !qkv || !b ||
+        !a || !history || !convWeight || !dtBias || !negExpA || !out || !gates || ldQkv < s.channels())
+        return cudaErrorInvalidValue;
+    const dim3 grid(unsigned(tokens), unsigned(2 * s.keyHeads + s.valueHeads));
+    const unsigned threads = roundUp32(s.keyDim > s.valueDim ? s.keyDim : s.valueDim);
+    gdnConvKernel<<<grid, threads, 0, stream>>>(s, qkv, ldQkv, b, ldB, a, ldA, history, convWeight, dtBias, negExpA,
+                                                out, gates, tokens == 1);
+    if (tokens > 1)
+        gdnHistoryKernel<<<unsigned((s.channels() + 255) / 256), 256, 0, stream>>>(s.channels(), s.convKernel, tokens,
+                                                                                 qkv, ldQkv, history);
+    return cudaGetLastError();
+}
+
+cudaError_t launchGdnDecodeStep(const GdnShape& s, float* state, const float* conv, const float* gates, const float* z,
+                                const float* normWeight, float eps, float* out, cudaStream_t stream) {
+    if (!gdnSupports(s.keyHeads, s.valueHeads, s.keyDim, s.valueDim, s.convKernel) || !state || !conv || !gates ||
+        !z || !normWeight || !out)
+        return cudaErrorInvalidValue;
+    const int slices = s.keyDim / kStateRows;
+    const size_t shared = size_t(2 * s.keyDim + slices * s.valueDim + s.valueDim + 32) * sizeof(float);
+    gdnDecodeStepKernel<<<unsigned(s.valueHeads), unsigned(slices * s.valueDim), shared, stream>>>(
+        s, state, conv, gates, z, normWeight, eps, out);
+    return cudaGetLastError();
+}
+
+cudaError_t launchGdnGatedNorm(const GdnShape& s, int tokens, float* x, const float* z, int ldZ, const float* weight,
+                               float eps, cudaStream_t stream) {
+    if (tokens <= 0 || !x || !z || !weight || s.valueDim <= 0 || s.valueDim > 1024 || ldZ < s.valueWidth())
+        return cudaErrorInvalidValue;
+    gdnGatedNormKernel<<<dim3(unsigned(tokens), unsigned(s.valueHeads)), roundUp32(s.valueDim), 0, stream>>>(
+        s.valueDim, s.valueWidth(), x, z, ldZ, weight, eps);
+    return cudaGetLastError();
+}
+
+} // namespace hearth::kernels

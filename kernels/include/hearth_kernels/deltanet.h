@@ -1,0 +1,57 @@
+// Qwen3.5's Gated DeltaNet on the GPU: the short causal conv with its SiLU, the q/k L2 norms and
+// the per-head gates; the delta-rule state update and read-out of a decode step (with the gated
+// RMSNorm fused after it); its chunked form for prefill; and the gated RMSNorm alone. The
+// definitions are the CPU reference's (engine/backend/cpu/deltanet_ops.h), which the tests
+// compare against. All state and activations are fp32.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#ifdef __CUDACC__
+#define HEARTH_GDN_HD __host__ __device__
+#else
+#define HEARTH_GDN_HD
+#endif
+
+namespace hearth::kernels {
+
+struct GdnShape {
+    int keyHeads, valueHeads, keyDim, valueDim, convKernel;
+    bool tiled; // value head h reads key head h % keyHeads; else h / (valueHeads / keyHeads)
+    HEARTH_GDN_HD int keyWidth() const { return keyHeads * keyDim; }
+    HEARTH_GDN_HD int valueWidth() const { return valueHeads * valueDim; }
+    HEARTH_GDN_HD int channels() const { return 2 * keyWidth() + valueWidth(); } // q | k | v
+};
+
+// Whether these kernels take the sizes (key and value heads of 32..128 values in steps of 32,
+// value heads a multiple of key heads, a conv of 2..8 taps).
+bool gdnSupports(int keyHeads, int valueHeads, int keyDim, int valueDim, int convKernel);
+
+// For `tokens` tokens: the causal depthwise conv of the raw q|k|v projections qkv [t][ldQkv] over
+// `history` ([convKernel-1][channels], the inputs before the first token, oldest first; advanced
+// past the tokens), SiLU, then q and k L2-normalised per key head (q also scaled by
+// 1/sqrt(keyDim)) into out [t][channels]; and per value head the gates [t][2][valueHeads]:
+// beta = sigmoid(b) and the log decay negExpA * softplus(a + dtBias), from b [t][ldB], a [t][ldA].
+// convWeight: [channels][convKernel].
+cudaError_t launchGdnConv(const GdnShape& s, int tokens, const float* qkv, int ldQkv, const float* b, int ldB,
+                          const float* a, int ldA, float* history, const float* convWeight, const float* dtBias,
+                          const float* negExpA, float* out, float* gates, cudaStream_t stream);
+
+// One token of the delta rule on every value head's state (state [valueHeads][keyDim][valueDim]):
+// S <- decay S; S <- S + k (beta (v - S^T k))^T; o = S^T q; then out = o / rms(o) * normWeight *
+// silu(z) per head ([valueWidth]). conv and gates as launchGdnConv wrote them for the token.
+cudaError_t launchGdnDecodeStep(const GdnShape& s, float* state, const float* conv, const float* gates, const float* z,
+                                const float* normWeight, float eps, float* out, cudaStream_t stream);
+
+// `tokens` tokens of the same recurrence in its chunked form (chunks of 32 tokens: within a chunk
+// the updates are solved as a triangular system, across chunks the state carries), state updated
+// in place; out [t][valueWidth] gets the raw read-outs S^T q (the gated norm comes after).
+cudaError_t launchGdnChunked(const GdnShape& s, int tokens, float* state, const float* conv, const float* gates,
+                             float* out, cudaStream_t stream);
+
+// The gated RMSNorm of every (token, value head) row of x [t][valueWidth], in place:
+// x = x / rms(x) * weight * silu(z), z [t][ldZ].
+cudaError_t launchGdnGatedNorm(const GdnShape& s, int tokens, float* x, const float* z, int ldZ, const float* weight,
+                               float eps, cudaStream_t stream);
+
+} // namespace hearth::kernels

@@ -3,6 +3,8 @@
 // for prefill. The chunked prefill form lives in deltanet_chunk.cu.
 #include "hearth_kernels/deltanet.h"
 
+#include "x8_group.cuh"
+
 namespace hearth::kernels {
 namespace {
 
@@ -91,7 +93,8 @@ __device__ __forceinline__ int keyHeadOf(const GdnShape& s, int h) {
 // memory. The head's outputs are normed in the same block.
 __global__ void gdnDecodeStepKernel(GdnShape s, float* __restrict__ state, const float* __restrict__ conv,
                                     const float* __restrict__ gates, const float* __restrict__ z,
-                                    const float* __restrict__ normWeight, float eps, float* __restrict__ out) {
+                                    const float* __restrict__ normWeight, float eps, float* __restrict__ out,
+                                    int8_t* __restrict__ x8) {
     extern __shared__ float smem[];
     const int h = blockIdx.x, dk = s.keyDim, dv = s.valueDim, slices = dk / kStateRows;
     const int v = int(threadIdx.x) % dv, slice = int(threadIdx.x) / dv;
@@ -148,7 +151,9 @@ __global__ void gdnDecodeStepKernel(GdnShape s, float* __restrict__ state, const
     float sum = 0.0f;
     for (int w = 0; w < dv / 32; ++w) sum += scratch[w];
     const size_t at = size_t(h) * dv + v;
-    out[at] = o * rsqrtf(sum / float(dv) + eps) * normWeight[v] * siluOf(z[at]);
+    const float y = o * rsqrtf(sum / float(dv) + eps) * normWeight[v] * siluOf(z[at]);
+    out[at] = y;
+    if (x8) detail::storeX8Group(y, v & 31, s.valueWidth(), int(at >> 5), x8); // a warp is one group
 }
 
 __global__ void gdnGatedNormKernel(int valueDim, int valueWidth, float* __restrict__ x, const float* __restrict__ z,
@@ -189,14 +194,14 @@ cudaError_t launchGdnConv(const GdnShape& s, int tokens, const float* qkv, int l
 }
 
 cudaError_t launchGdnDecodeStep(const GdnShape& s, float* state, const float* conv, const float* gates, const float* z,
-                                const float* normWeight, float eps, float* out, cudaStream_t stream) {
+                                const float* normWeight, float eps, float* out, void* outX8, cudaStream_t stream) {
     if (!gdnSupports(s.keyHeads, s.valueHeads, s.keyDim, s.valueDim, s.convKernel) || !state || !conv || !gates ||
         !z || !normWeight || !out)
         return cudaErrorInvalidValue;
     const int slices = s.keyDim / kStateRows;
     const size_t shared = size_t(2 * s.keyDim + slices * s.valueDim + s.valueDim + 32) * sizeof(float);
     gdnDecodeStepKernel<<<unsigned(s.valueHeads), unsigned(slices * s.valueDim), shared, stream>>>(
-        s, state, conv, gates, z, normWeight, eps, out);
+        s, state, conv, gates, z, normWeight, eps, out, static_cast<int8_t*>(outX8));
     return cudaGetLastError();
 }
 

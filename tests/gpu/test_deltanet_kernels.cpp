@@ -16,6 +16,7 @@ HEARTH_GPU_TEST_NEEDS_KERNELS("deltanet_kernels")
 #include "backend/cpu/cpu_ops.h"
 #include "backend/cpu/deltanet_ops.h"
 #include "hearth_kernels/deltanet.h"
+#include "hearth_kernels/gemv.h"
 #include "hearth_kernels/ops.h"
 
 using namespace hearth;
@@ -155,8 +156,13 @@ void decodeStep(const Case& c) {
         dNorm(norm.size() * 4), dOut(size_t(s.valueWidth()) * 4);
     dState.upload(state.data()), dConv.upload(in.conv.data()), dGates.upload(in.gates.data());
     dZ.upload(z.data()), dNorm.upload(norm.data());
+    Buffer dX8(gemvX8Bytes(s.valueWidth()));
     CHECK(launchGdnDecodeStep(s, dState.as<float>(), dConv.as<float>(), dGates.as<float>(), dZ.as<float>(),
-                              dNorm.as<float>(), 1e-6f, dOut.as<float>(), nullptr) == cudaSuccess);
+                              dNorm.as<float>(), 1e-6f, dOut.as<float>(), dX8.p, nullptr) == cudaSuccess);
+    // The X8 copy: what launchQuantizeX8 makes of the fp32 output, byte for byte.
+    Buffer dRef(gemvX8Bytes(s.valueWidth()));
+    CHECK(launchQuantizeX8(dOut.as<float>(), s.valueWidth(), dRef.p, nullptr) == cudaSuccess);
+    CHECK_MSG(dX8.download<uint8_t>(dX8.bytes) == dRef.download<uint8_t>(dRef.bytes), c.name << " decode step's X8 output");
     std::vector<float> want = recurOnCpu(s, 1, in, state);
     for (int h = 0; h < s.valueHeads; ++h)
         cpu::gatedRmsNorm(want.data() + size_t(h) * s.valueDim, want.data() + size_t(h) * s.valueDim, norm.data(),

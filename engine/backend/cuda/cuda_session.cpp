@@ -212,14 +212,16 @@ Status CudaSession::enqueueDecode() {
     for (int i = 0; i < s.layers; ++i) {
         const DeviceLayer& l = m_w.layers()[size_t(i)];
         HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, i ? d_delta : nullptr, l.attnNorm, s.hidden, 1, s.rmsEps, norm,
-                                                 m_stream));
+                                                 m_stream, m_gemvLaunch.pdl));
         for (const ProjectionRun& run : l.projections) HEARTH_TRY(gemv(run.matrix, d_proj + run.outRow));
         if (l.mixer == LayerMixer::Attention) HEARTH_TRY(attentionDecode(l, m_mixerIndex[size_t(i)]));
         else HEARTH_TRY(deltaNetDecode(l, m_mixerIndex[size_t(i)]));
-        HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, l.ffnNorm, s.hidden, 1, s.rmsEps, norm, m_stream));
+        HEARTH_CUDA_CHECK(
+            kernels::launchRmsNorm(d_x, d_delta, l.ffnNorm, s.hidden, 1, s.rmsEps, norm, m_stream, m_gemvLaunch.pdl));
         HEARTH_TRY(ffnDecode(l));
     }
-    HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, m_w.outputNorm(), s.hidden, 1, s.rmsEps, norm, m_stream));
+    HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, m_w.outputNorm(), s.hidden, 1, s.rmsEps, norm, m_stream,
+                                             m_gemvLaunch.pdl));
     HEARTH_TRY(gemv(m_w.output(), d_logits));
     HEARTH_CUDA_CHECK(kernels::launchArgmax(d_logits, s.vocab, d_sampled, m_stream));
     return Status::ok();

@@ -68,7 +68,8 @@ Status CudaSession::attentionDecode(const DeviceLayer& l, int kvLayer) {
 }
 
 // d_proj holds qkv | z | beta | alpha. The heads' normed outputs go to d_xn (free once the
-// projections have read it), from where ssm_out reads them as any GEMV reads its x.
+// projections have read it) and, for a quantized ssm_out, straight to d_x8: ssm_out reads them as
+// any GEMV reads its x.
 Status CudaSession::deltaNetDecode(const DeviceLayer& l, int gdnLayer) {
     const kernels::GdnShape g = gdnShape();
     const float* z = d_proj + g.channels();
@@ -78,8 +79,8 @@ Status CudaSession::deltaNetDecode(const DeviceLayer& l, int gdnLayer) {
                                              m_state.history(gdnLayer), l.conv, l.dtBias, l.negExpA, d_gdnConv,
                                              d_gdnGates, m_stream));
     HEARTH_CUDA_CHECK(kernels::launchGdnDecodeStep(g, m_state.matrices(gdnLayer), d_gdnConv, d_gdnGates, z, l.ssmNorm,
-                                                   m_w.shape().rmsEps, d_xn, m_stream));
-    if (l.ssmOut.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_xn, l.ssmOut.k, d_x8, m_stream));
+                                                   m_w.shape().rmsEps, d_xn, l.ssmOut.takesX8() ? d_x8 : nullptr,
+                                                   m_stream));
     return gemv(l.ssmOut, d_delta);
 }
 

@@ -39,9 +39,10 @@ cudaError_t launchGdnConv(const GdnShape& s, int tokens, const float* qkv, int l
 
 // One token of the delta rule on every value head's state (state [valueHeads][keyDim][valueDim]):
 // S <- decay S; S <- S + k (beta (v - S^T k))^T; o = S^T q; then out = o / rms(o) * normWeight *
-// silu(z) per head ([valueWidth]). conv and gates as launchGdnConv wrote them for the token.
+// silu(z) per head ([valueWidth]), and as X8 (gemv.h) too when outX8 is not null, for the GEMV that
+// reads it. conv and gates as launchGdnConv wrote them for the token.
 cudaError_t launchGdnDecodeStep(const GdnShape& s, float* state, const float* conv, const float* gates, const float* z,
-                                const float* normWeight, float eps, float* out, cudaStream_t stream);
+                                const float* normWeight, float eps, float* out, void* outX8, cudaStream_t stream);
 
 // `tokens` tokens of the same recurrence in its chunked form (chunks of 32 tokens: within a chunk
 // the updates are solved as a triangular system, across chunks the state carries), state updated

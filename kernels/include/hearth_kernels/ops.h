@@ -37,8 +37,9 @@ struct NormOut {
     void* x8 = nullptr;
 };
 // For each of `rows` rows of n: x += delta (when delta is not null), then out = x / rms(x) · w.
+// pdl: launched as a programmatic dependent (sm_90+), overlapping its start with the kernel before.
 cudaError_t launchRmsNorm(float* x, const float* delta, const float* w, int n, int rows, float eps,
-                          const NormOut& out, cudaStream_t stream);
+                          const NormOut& out, cudaStream_t stream, bool pdl = false);
 
 // ---- q/k post-processing, RoPE and the KV-cache write -------------------------------------
 

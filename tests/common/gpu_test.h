@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <vector>
 
 #define HEARTH_GPU_TEST_NEEDS_KERNELS(name)
@@ -33,6 +34,14 @@ inline void startGpuTest(const char* name, bool needsDevice) {
     announce(name, "cuda");
     int devices = 0;
     if (needsDevice && (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)) skipTest("no CUDA device");
+}
+
+// n values drawn from N(0, scale²).
+inline std::vector<float> randomNormal(std::mt19937& rng, size_t n, float scale = 1.0f) {
+    std::normal_distribution<float> d(0.0f, scale);
+    std::vector<float> v(n);
+    for (float& x : v) x = d(rng);
+    return v;
 }
 
 // A device buffer poisoned with NaN (0xFF bytes) before each use.

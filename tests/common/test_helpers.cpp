@@ -102,6 +102,12 @@ void compareLogitRows(const std::vector<float>& got, const std::vector<float>& r
     CHECK_MSG(argmaxChecked > 0, what << ": no row had a clear argmax to check");
 }
 
+std::unique_ptr<Model> loadForComparison(const std::string& path, DeviceKind device, const std::string& quant) {
+    auto model = Model::load({.path = path, .device = device, .cpuKernels = CpuKernels::Reference, .quant = quant});
+    CHECK_OK(model);
+    return model.isOk() ? std::move(model).value() : nullptr;
+}
+
 void requireCudaDevice() {
     for (const DeviceInfo& d : probeDevices().devices)
         if (d.kind == DeviceKind::Cuda) return;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ double relativeError(const std::vector<float>& a, const std::vector<float>& ref)
 // the bound; at least one row must be that clear. `what` names the comparison in failures.
 void compareLogitRows(const std::vector<float>& got, const std::vector<float>& ref, size_t vocab, double bound,
                       const std::string& what, double& worst);
+
+// Loads `path` on `device` (a preset applied when `quant` is not empty), the CPU with its reference
+// kernels: what the GPU is compared with. Null, with the failure recorded, when loading fails.
+std::unique_ptr<Model> loadForComparison(const std::string& path, DeviceKind device, const std::string& quant = "");
 
 // For the tests of whole models on the CUDA backend: ends the test as skipped (77) naming why
 // when the engine lists no CUDA device.

@@ -10,11 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "backend/backend.h"
 #include "check.h"
 #include "hearth/engine.h"
-#include "model/model_loader.h"
 #include "qwen35_builder.h"
+#include "recurrent_guard.h"
 #include "runtime/session_testing.h"
 #include "test_helpers.h"
 #include "testdata.h"
@@ -113,7 +112,8 @@ void checkSessionRewinds(const Model& model) {
 
     auto all = s.evaluate(p1); // from the start: every snapshot beyond it is gone
     CHECK_OK(all);
-    const std::vector<float> teacher = test::teacherForcedLogits(model.info().path, p1, 2);
+    // a fresh session on the same (fast) kernels as `s`
+    const std::vector<float> teacher = test::teacherForcedLogits(model.info().path, p1, 2, "", CpuKernels::Fast);
     CHECK_MSG(all.isOk() && test::relativeError(all.value(), teacher) == 0.0, "evaluate after rewinds differs");
 }
 
@@ -177,25 +177,6 @@ void checkMemory(const Model& model, const test::Qwen35Spec& spec) {
     CHECK_EQ(estimate->decode.recurrentState, live);
 }
 
-// Running a position the state does not hold is refused, not computed on the wrong past.
-void checkPositionGuard(const std::string& path) {
-    auto loaded = loadModel(path);
-    CHECK_OK(loaded);
-    if (!loaded.isOk()) return;
-    auto device = createDeviceModel(*loaded, {.kind = DeviceKind::Cpu, .threads = 1});
-    CHECK_OK(device);
-    if (!device.isOk()) return;
-    auto session = device.value()->createSession({.contextLength = 32, .kvType = KvCacheType::F32});
-    CHECK_OK(session);
-    if (!session.isOk()) return;
-    std::vector<float> logits;
-    const std::vector<int32_t> ids = {1, 2, 3};
-    CHECK_ERR(session.value()->prefill(ids, 5, LogitsWanted::None, logits, nullptr), StatusCode::InvalidArgument,
-              "recurrent state holds 0 tokens");
-    CHECK_OK(session.value()->prefill(ids, 0, LogitsWanted::None, logits, nullptr));
-    CHECK_EQ(session.value()->rewindTo(2), 0); // nothing saved at 1 or 2: back to the start
-}
-
 } // namespace
 
 int main() {
@@ -212,6 +193,6 @@ int main() {
     checkSessionRewinds(*model.value());
     checkChatTurns(*model.value());
     checkMemory(*model.value(), spec);
-    checkPositionGuard((dir / "hf").string());
+    test::checkRecurrentPositionGuard((dir / "hf").string(), DeviceKind::Cpu);
     return test::finish();
 }

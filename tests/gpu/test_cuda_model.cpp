@@ -18,18 +18,11 @@ using namespace hearth;
 
 namespace {
 
-// The CPU side runs the reference kernels (fp32 x): the GPU is compared with the definition.
-std::unique_ptr<Model> load(const std::string& path, DeviceKind device, const std::string& quant = "") {
-    auto model = Model::load({.path = path, .device = device, .cpuKernels = CpuKernels::Reference, .quant = quant});
-    CHECK_OK(model);
-    return model.isOk() ? std::move(model).value() : nullptr;
-}
-
 void stories260k() {
     const auto dir = test::requireTestData("models/stories260K");
     const auto records = test::readGreedyRecords(dir / "reference_greedy.jsonl");
     for (const std::string file : {"stories260K-f32.gguf", "hf"}) {
-        auto model = load((dir / file).string(), DeviceKind::Cuda);
+        auto model = test::loadForComparison((dir / file).string(), DeviceKind::Cuda);
         if (!model) continue;
         CHECK_EQ(deviceKindName(model->placement().kind), std::string("cuda"));
         int matched = 0;
@@ -78,8 +71,8 @@ void synthModels() {
         for (int32_t& id : ids) id = int32_t(rng() % uint32_t(written->vocabSize));
         for (const TypeBound& t : bounds) {
             const std::string what = std::string(shape) + " " + t.preset;
-            auto cpu = load(path, DeviceKind::Cpu, t.preset);
-            auto gpu = load(path, DeviceKind::Cuda, t.preset);
+            auto cpu = test::loadForComparison(path, DeviceKind::Cpu, t.preset);
+            auto gpu = test::loadForComparison(path, DeviceKind::Cuda, t.preset);
             if (!cpu || !gpu) continue;
             auto cpuSession = Session::create(*cpu, {.contextLength = 512, .kvType = KvType::F32});
             auto gpuSession = Session::create(*gpu, {.contextLength = 512, .kvType = KvType::F32});
@@ -126,7 +119,7 @@ void badRequests() {
         CHECK(missing.status().code() == StatusCode::NotFound);
         CHECK_MSG(missing.status().message().find("no CUDA device 7") != std::string::npos, missing.status().message());
     }
-    auto model = load((dir / "stories260K-f32.gguf").string(), DeviceKind::Auto);
+    auto model = test::loadForComparison((dir / "stories260K-f32.gguf").string(), DeviceKind::Auto);
     if (model) CHECK_EQ(deviceKindName(model->placement().kind), std::string("cuda"));
     if (!model) return;
     auto session = Session::create(*model, {.contextLength = 64});
@@ -159,8 +152,8 @@ void seededSampling() {
     const std::string path = (scratch / "tiny-qwen3.gguf").string();
     auto written = synthesizeModel({.shape = "tiny-qwen3", .preset = "F32", .seed = 3, .outputPath = path});
     CHECK_OK(written);
-    auto gpu = load(path, DeviceKind::Cuda);
-    auto cpu = load(path, DeviceKind::Cpu);
+    auto gpu = test::loadForComparison(path, DeviceKind::Cuda);
+    auto cpu = test::loadForComparison(path, DeviceKind::Cpu);
     if (!gpu || !cpu) return;
     GenerateParams p;
     p.maxTokens = 48;

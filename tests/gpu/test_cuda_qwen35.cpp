@@ -9,12 +9,11 @@
 #include <cstdio>
 #include <random>
 
-#include "backend/backend.h"
 #include "check.h"
 #include "hearth/engine.h"
 #include "hearth/synth.h"
-#include "model/model_loader.h"
 #include "qwen35_builder.h"
+#include "recurrent_guard.h"
 #include "runtime/session_testing.h"
 #include "test_helpers.h"
 #include "testdata.h"
@@ -23,11 +22,6 @@ using namespace hearth;
 
 namespace {
 
-std::unique_ptr<Model> load(const std::string& path, DeviceKind device, const std::string& quant = "") {
-    auto model = Model::load({.path = path, .device = device, .cpuKernels = CpuKernels::Reference, .quant = quant});
-    CHECK_OK(model);
-    return model.isOk() ? std::move(model).value() : nullptr;
-}
 
 GenerateParams greedy(int32_t tokens) {
     GenerateParams p;
@@ -83,13 +77,13 @@ void synthPresets(const std::filesystem::path& scratch) {
     struct Bound { const char* preset; double prefill, decode; };
     for (const Bound& t : {Bound{"F32", 1e-4, 1e-4}, Bound{"F16", 5e-3, 2e-3}, Bound{"Q8_0", 5e-3, 3e-2},
                            Bound{"Q4_K_M", 5e-3, 3e-2}, Bound{"Q6_K", 5e-3, 3e-2}}) {
-        auto cpu = load(path, DeviceKind::Cpu, t.preset);
-        auto gpu = load(path, DeviceKind::Cuda, t.preset);
+        auto cpu = test::loadForComparison(path, DeviceKind::Cpu, t.preset);
+        auto gpu = test::loadForComparison(path, DeviceKind::Cuda, t.preset);
         if (cpu && gpu) compareDevices(*cpu, *gpu, ids, t.prefill, t.decode, std::string("tiny-qwen35 ") + t.preset);
     }
     // Longer than one prefill call (512 tokens): the state carries across calls.
-    auto cpu = load(path, DeviceKind::Cpu);
-    auto gpu = load(path, DeviceKind::Cuda);
+    auto cpu = test::loadForComparison(path, DeviceKind::Cpu);
+    auto gpu = test::loadForComparison(path, DeviceKind::Cuda);
     if (cpu && gpu) compareDevices(*cpu, *gpu, randomIds(700, written->vocabSize, 6), 1e-4, 1e-4, "tiny-qwen35 700 tokens");
 }
 
@@ -105,8 +99,8 @@ test::Qwen35Spec gpuSpec() {
 void hfFolder(const std::filesystem::path& scratch) {
     const auto dir = scratch / "hf";
     test::writeQwen35HfFolder(gpuSpec(), dir);
-    auto cpu = load(dir.string(), DeviceKind::Cpu);
-    auto gpu = load(dir.string(), DeviceKind::Cuda);
+    auto cpu = test::loadForComparison(dir.string(), DeviceKind::Cpu);
+    auto gpu = test::loadForComparison(dir.string(), DeviceKind::Cuda);
     if (cpu && gpu) compareDevices(*cpu, *gpu, randomIds(200, cpu->info().vocabSize, 7), 1e-4, 1e-4, "HF folder F32");
 }
 
@@ -114,7 +108,7 @@ void hfFolder(const std::filesystem::path& scratch) {
 // GPU session gives (logits within float noise: the gap runs as a different prefill split).
 void rewinds(const std::filesystem::path& scratch) {
     const auto dir = scratch / "hf";
-    auto model = load(dir.string(), DeviceKind::Cuda);
+    auto model = test::loadForComparison(dir.string(), DeviceKind::Cuda);
     if (!model) return;
     auto made = Session::create(*model, {.contextLength = 256, .kvType = KvType::F32});
     CHECK_OK(made);
@@ -163,29 +157,6 @@ void rewinds(const std::filesystem::path& scratch) {
     check("edit", p2e, boundary);
 }
 
-// The backend refuses a run that does not start where the state is.
-void positionGuard(const std::filesystem::path& scratch) {
-    auto loaded = loadModel((scratch / "hf").string());
-    CHECK_OK(loaded);
-    if (!loaded.isOk()) return;
-    auto device = createDeviceModel(*loaded, {.kind = DeviceKind::Cuda});
-    CHECK_OK(device);
-    if (!device.isOk()) return;
-    auto session = device.value()->createSession({.contextLength = 32, .kvType = KvCacheType::F32});
-    CHECK_OK(session);
-    if (!session.isOk()) return;
-    std::vector<float> logits;
-    const std::vector<int32_t> ids = {1, 2, 3};
-    CHECK_ERR(session.value()->prefill(ids, 5, LogitsWanted::None, logits, nullptr), StatusCode::InvalidArgument,
-              "recurrent state holds 0 tokens");
-    CHECK_OK(session.value()->prefill(ids, 0, LogitsWanted::None, logits, nullptr));
-    session.value()->checkpoint(3);
-    CHECK_EQ(session.value()->rewindTo(2), 0); // nothing saved at 1 or 2: back to the start
-    CHECK_OK(session.value()->prefill(ids, 0, LogitsWanted::None, logits, nullptr));
-    CHECK_EQ(session.value()->rewindTo(5), 3); // the live state
-    CHECK(session.value()->stateBytes().recurrentState > 0);
-}
-
 // Heads the kernels do not take: a CUDA load says so; auto runs on the CPU and says why.
 void unsupportedShape(const std::filesystem::path& scratch) {
     const auto dir = scratch / "hf16";
@@ -210,7 +181,7 @@ int main() {
     synthPresets(scratch);
     hfFolder(scratch);
     rewinds(scratch);
-    positionGuard(scratch);
+    test::checkRecurrentPositionGuard((scratch / "hf").string(), DeviceKind::Cuda);
     unsupportedShape(scratch);
     return test::finish();
 }

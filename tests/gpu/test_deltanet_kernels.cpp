@@ -28,12 +28,7 @@ namespace {
 
 std::mt19937 g_rng(20261202);
 
-std::vector<float> randomVector(size_t n, float scale = 1.0f) {
-    std::normal_distribution<float> d(0.0f, scale);
-    std::vector<float> v(n);
-    for (float& x : v) x = d(g_rng);
-    return v;
-}
+std::vector<float> randomVector(size_t n, float scale = 1.0f) { return test::randomNormal(g_rng, n, scale); }
 
 struct Case {
     const char* name;

@@ -1,6 +1,7 @@
 // One model in the picker: its name and facts (architecture, parameters, quant, file size,
 // trained context), and the engine's estimate of whether it fits at the chosen context, with the
-// largest context that does. Load asks the picker to load it.
+// largest context that does and, on the CPU, the decode speed its memory bandwidth allows. Load
+// asks the picker to load it.
 pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls.Basic
@@ -26,6 +27,7 @@ Rectangle {
     required property bool fits
     required property int maxContext
     required property string deviceName
+    required property real tokensPerSecond
     required property bool userAdded
     required property bool loaded
 
@@ -48,6 +50,10 @@ Rectangle {
             return qsTr("Reading the file…")
         if (error.length > 0)
             return error
+        if (fits && tokensPerSecond > 0)
+            return qsTr("Fits on %1 at %2 context: needs about %3; on the CPU at most about %4 tokens per second")
+                .arg(deviceName).arg(Units.tokens(contextShown)).arg(Units.size(estimatedBytes))
+                .arg(Math.max(1, Math.round(tokensPerSecond)))
         if (fits)
             return qsTr("Fits on %1 at %2 context: needs about %3")
                 .arg(deviceName).arg(Units.tokens(contextShown)).arg(Units.size(estimatedBytes))

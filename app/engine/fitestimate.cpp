@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hearth/memory.h"
+#include "library/fitadvisor.h"
 
 namespace {
 
@@ -45,6 +46,10 @@ FitEstimate estimateFit(const FitQuery& q)
     fit.deviceName = QString::fromStdString(chosen->device.name);
     fit.weightsBytes = chosen->weightsBytes;
     fit.totalBytes = chosen->totalBytes();
+    if (!gpu) {
+        const double bytes = double(chosen->decode.at(fit.context / 2));
+        fit.tokensPerSecond = bytes > 0 ? measuredCpuBandwidth() / bytes : 0;
+    }
     const auto rounded = [&](double context) {
         if (context >= trained)
             return trained;

@@ -16,6 +16,10 @@ struct FitEstimate {
     int maxContext = 0;       // the largest context that fits (a multiple of 256 when it can be); 0: none
     hearth::DeviceKind device = hearth::DeviceKind::Cpu;
     QString deviceName;
+    // CPU only: the most tokens per second a decode can reach, this machine's measured read
+    // bandwidth over the bytes a token reads at half the context (as the library's speed class);
+    // the CPU's fast kernels reach about 55-75 % of it (docs/PERFORMANCE.md). 0: not the CPU.
+    double tokensPerSecond = 0;
 };
 
 struct FitQuery {

@@ -72,6 +72,7 @@ QVariant LocalModels::data(const QModelIndex& index, int role) const
     case FitsRole: return e.fit.ok && e.fit.fits;
     case MaxContextRole: return e.fit.maxContext;
     case DeviceNameRole: return e.fit.deviceName;
+    case TokensPerSecondRole: return e.fit.tokensPerSecond;
     case UserAddedRole: return e.userAdded;
     case LoadedRole: return !m_loadedPath.isEmpty() && e.path == m_loadedPath;
     }
@@ -97,6 +98,7 @@ QHash<int, QByteArray> LocalModels::roleNames() const
             {FitsRole, "fits"},
             {MaxContextRole, "maxContext"},
             {DeviceNameRole, "deviceName"},
+            {TokensPerSecondRole, "tokensPerSecond"},
             {UserAddedRole, "userAdded"},
             {LoadedRole, "loaded"}};
 }

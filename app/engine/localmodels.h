@@ -54,6 +54,7 @@ public:
         FitsRole,
         MaxContextRole,     // the largest context that fits; 0: none
         DeviceNameRole,
+        TokensPerSecondRole, // CPU: the decode speed the memory bandwidth allows; 0: a GPU
         UserAddedRole,
         LoadedRole,
     };

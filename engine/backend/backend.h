@@ -112,8 +112,9 @@ struct DeviceModelParams {
 Result<std::unique_ptr<DeviceModel>> createDeviceModel(const LoadedModel& model, const DeviceModelParams& params);
 
 // What a CPU session of `context` positions allocates (the memory estimate's CPU figures;
-// cpu.memory checks them against a real session's stateBytes()).
-StateBytes cpuSessionBytes(const ModelConfig& config, int32_t context, KvCacheType kvType);
+// cpu.memory checks them against a real session's stateBytes()): with the fast kernels, whose
+// prefill holds a chunk of tokens' buffers, unless `fastKernels` is false.
+StateBytes cpuSessionBytes(const ModelConfig& config, int32_t context, KvCacheType kvType, bool fastKernels = true);
 
 // Per backend (backend/cpu/cpu_backend.cpp, backend/cuda_backend.cpp).
 Result<std::unique_ptr<DeviceModel>> createCpuDeviceModel(const LoadedModel& model, int32_t threads, bool fastKernels);

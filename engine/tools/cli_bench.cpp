@@ -169,10 +169,11 @@ void printText(const json& j) {
 int benchCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
                               {"-m", "--synth", "--quant", "-p", "-n", "--depth", "--reps", "--kv-type", "--vram-budget", "--device", "--cpu-kernels",
-                               "--gpu", "--threads", "--bandwidth-gbps"},
+                               "--gpu", "--threads", "--bandwidth-gbps", "--matvec", "--rows", "--cols", "--tokens"},
                               {"--json"}, {{"--model", "-m"}, {"--type", "--quant"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());
     const Args& args = parsed.value();
+    if (args.has("--matvec")) return benchMatVecCommand(args); // one CPU product alone (cli_bench_matvec.cpp)
     BenchOptions o;
     ModelParams modelParams;
     modelParams.device = DeviceKind::Auto; // as run: readDeviceOptions' default

@@ -56,6 +56,11 @@ int inspectCommand(const std::vector<std::string>& argv) {
         planned = plan.value();
     }
 
+    // On the CPU, decode speed is the read bandwidth (measured now, ~0.5 s) over the bytes a token
+    // reads, at half the context as a conversation goes: the bound the fast kernels approach.
+    const bool cpu = e.device.kind == DeviceKind::Cpu;
+    const double cpuGbps = cpu ? measureCpuReadBandwidthGBps() : 0;
+    const double cpuBound = cpuGbps > 0 ? cpuGbps * 1e9 / double(e.decode.at(context / 2)) : 0;
     if (args.has("--json")) {
         nlohmann::json out = {
             {"path", info.path}, {"format", info.format}, {"architecture", info.architecture}, {"name", info.name},
@@ -73,7 +78,9 @@ int inspectCommand(const std::vector<std::string>& argv) {
               {"workspace_bytes", e.workspaceBytes}, {"device_context_bytes", e.deviceContextBytes},
               {"total_bytes", e.totalBytes()}, {"device", deviceJson(e.device)}, {"fits", e.fits},
               {"available_bytes", e.availableBytes}, {"largest_context", e.largestContext},
-              {"decode_weight_bytes", e.decode.weights}, {"decode_kv_bytes_per_position", e.decode.kvPerPosition}}},
+              {"decode_weight_bytes", e.decode.weights}, {"decode_kv_bytes_per_position", e.decode.kvPerPosition},
+              {"cpu_read_bandwidth_gbps", cpu ? nlohmann::json(cpuGbps) : nlohmann::json(nullptr)},
+              {"cpu_decode_tok_s_bound", cpuBound > 0 ? nlohmann::json(cpuBound) : nlohmann::json(nullptr)}}},
         };
         if (planned)
             out["planned"] = {{"preset", planned->preset}, {"tensor_types", planned->tensorTypeCounts},
@@ -106,6 +113,9 @@ int inspectCommand(const std::vector<std::string>& argv) {
                 where.vramBudgetBytes ? " (the --vram-budget)" : "", e.largestContext);
     std::printf("  a decode step reads %s of weights, plus %.2f KiB of KV per token of context\n",
                 mib(e.decode.weights).c_str(), double(e.decode.kvPerPosition) / 1024.0);
+    if (cpuBound > 0)
+        std::printf("  on this CPU (%.1f GB/s read, measured now) decode reaches at most about %.1f tok/s at %d tokens\n",
+                    cpuGbps, cpuBound, context / 2);
     if (planned) {
         std::printf("  with --quant %s:", planned->preset.c_str());
         for (const auto& [type, count] : planned->tensorTypeCounts) std::printf(" %s x%d", type.c_str(), count);

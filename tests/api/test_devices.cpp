@@ -1,5 +1,6 @@
 // The device report through the public headers: the CPU first, and when no CUDA device is listed
-// a reason a program can act on (an enum, never words to parse) plus the engine's words for logs.
+// a reason a program can act on (an enum, never words to parse) plus the engine's words for logs;
+// and the CPU kernels' timing call.
 #include <set>
 #include <string>
 
@@ -32,6 +33,20 @@ int main() {
     CHECK_EQ(names.size(), size_t(int(CudaUnavailable::CudaError) + 1));
     CHECK(names.count("unknown") == 0);
     CHECK_EQ(std::string(cudaUnavailableName(CudaUnavailable::None)), "none");
+
+    // One CPU product timed alone (bench --matvec): the bytes it reads, positive times, and
+    // errors that name what is wrong.
+    for (const bool fast : {true, false}) {
+        auto t = timeCpuMatVec("q4_k", 37, 512, 3, 2, fast, 3);
+        CHECK_OK(t);
+        if (t.isOk()) {
+            CHECK_EQ(t->weightBytes, uint64_t(37 * 2 * 144)); // two super-blocks of 144 bytes a row
+            CHECK(t->bestMicroseconds > 0 && t->bestMicroseconds <= t->medianMicroseconds);
+        }
+    }
+    CHECK_ERR(timeCpuMatVec("Q4_K", 8, 100, 1, 1, true, 1), StatusCode::InvalidArgument, "multiple");
+    CHECK_ERR(timeCpuMatVec("Q3_X", 8, 256, 1, 1, true, 1), StatusCode::InvalidArgument, "Q3_X");
+    CHECK_ERR(timeCpuMatVec("F16", 0, 256, 1, 1, true, 1), StatusCode::InvalidArgument, "rows");
 
     // --device auto: CUDA exactly when a device is listed; otherwise the CPU, with CUDA's reason
     // (on a machine without a driver or without the module, as CI is, the engine still runs).

@@ -11,6 +11,8 @@
 #include "enginetestkit.h"
 #include "hearth/quant.h"
 #include "fitestimate.h"
+#include "hearth/memory.h"
+#include "library/fitadvisor.h"
 #include "localmodels.h"
 #include "model_builder.h"
 
@@ -212,9 +214,20 @@ void TestLocalModels::cpuFitIgnoresGpuSettingsAndCapsTheContext()
     q.context = 128;
     const FitEstimate f16 = estimateFit(q);
     QVERIFY2(f16.ok, qPrintable(f16.error));
+    // The CPU's speed: the measured bandwidth over the bytes a token reads at half the context.
+    hearth::MemoryEstimateParams half;
+    half.path = m_f32.toStdString();
+    half.contextLength = 128;
+    half.kvType = hearth::KvType::F16;
+    half.device = hearth::DeviceKind::Cpu;
+    const auto halfEstimate = hearth::estimateMemory(half);
+    QVERIFY(halfEstimate.isOk());
+    QVERIFY(f16.tokensPerSecond > 0);
+    QCOMPARE(f16.tokensPerSecond, measuredCpuBandwidth() / double(halfEstimate->decode.at(64)));
     q.kvType = hearth::KvType::F32;
     const FitEstimate f32 = estimateFit(q);
     QVERIFY(f32.totalBytes > f16.totalBytes);
+    QVERIFY(f32.tokensPerSecond < f16.tokensPerSecond); // a wider cache to read
     QCOMPARE(f32.weightsBytes, f16.weightsBytes);
     q.kvType = hearth::KvType::BF16;
     QCOMPARE(estimateFit(q).totalBytes, f16.totalBytes);
@@ -234,6 +247,7 @@ void TestLocalModels::cpuFitIgnoresGpuSettingsAndCapsTheContext()
     models.setDevice(QStringLiteral("cpu"));
     models.addPath(m_f32);
     waitIdle(models);
+    QVERIFY(role(models, m_f32, LocalModels::TokensPerSecondRole).toDouble() > 0);
     const double before = role(models, m_f32, LocalModels::EstimatedBytesRole).toDouble();
     QSignalSpy kv(&models, &LocalModels::kvTypeChanged);
     models.setKvType(QStringLiteral("bf16"));

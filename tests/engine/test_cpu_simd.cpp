@@ -1,10 +1,13 @@
 // The CPU fast path's dot products (backend/cpu/simd) against the reference dotRow, for every
 // type with a fast kernel and every SIMD tier this CPU runs: random weights quantized by the
 // engine's own quantizer, shapes whose rows are not a multiple of any SIMD width, outputs
-// poisoned first. Block-quantized types read x as 8-bit X8 blocks, so they match the fp32
-// reference within the activation's rounding; the tiers compute the same integer sums and must
-// agree with each other to float rounding.
+// poisoned first; then products of several tokens (prefill) against one product per token, and
+// the attention loops of the SIMD tiers.
+// Block-quantized types read x as 8-bit X8 (or, for the K types, XK) blocks, so they match the
+// fp32 reference within the activation's rounding; the tiers compute the same integer sums and
+// must agree with each other to float rounding.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "base/thread_pool.h"
 #include "check.h"
 #include "quant/dequantize.h"
+#include "quant/half.h"
 #include "quant/quantize.h"
 #include "testdata.h"
 
@@ -80,6 +84,96 @@ std::vector<float> fast(ThreadPool& pool, SimdTier tier, const WeightMatrix& w, 
     return y;
 }
 
+// Several tokens in one product (prefill) against one product per token: every output the same
+// bits (a (row, token) sum is the same arithmetic in any tile), and close to the reference. Token
+// counts and strides that no tile divides; padding between rows of y stays untouched.
+void checkTokens(ThreadPool& pool, const std::vector<SimdTier>& tiers, const Case& c, int64_t cols, std::mt19937& rng) {
+    for (int64_t rows : {1, 6, 37}) {
+        for (int tokens : {2, 3, 7}) {
+            std::vector<uint8_t> storage;
+            const WeightMatrix w = makeMatrix(c.type, rows, cols, rng, storage);
+            const int64_t ldx = cols + 3, ldy = rows + 2;
+            std::normal_distribution<float> normal(0.0f, 1.0f);
+            std::vector<float> x(size_t(ldx * tokens));
+            for (float& v : x) v = normal(rng);
+            for (SimdTier tier : tiers) {
+                constexpr float kUntouched = 12345.0f;
+                std::vector<float> y(size_t(ldy * tokens), kUntouched);
+                for (int t = 0; t < tokens; ++t)
+                    std::fill(y.begin() + t * ldy, y.begin() + t * ldy + rows, std::numeric_limits<float>::quiet_NaN());
+                MatVec mv(pool, true, tier);
+                mv.run(y.data(), ldy, w, x.data(), ldx, tokens);
+                for (int t = 0; t < tokens; ++t) {
+                    const std::vector<float> xt(x.begin() + t * ldx, x.begin() + t * ldx + cols);
+                    const std::vector<float> one = fast(pool, tier, w, xt);
+                    const std::vector<float> many(y.begin() + t * ldy, y.begin() + t * ldy + rows);
+                    CHECK_MSG(many == one, dtypeName(c.type) << " " << simdTierName(tier) << " " << rows << "x" << cols
+                                                             << ", token " << t << " of " << tokens
+                                                             << ": not the single-token product");
+                    const double err = relativeError(many, reference(w, xt), scaleOf(w, xt));
+                    CHECK_MSG(rows == 1 || err <= c.bound, dtypeName(c.type) << " " << simdTierName(tier) << " " << tokens
+                                                                            << " tokens: error " << err);
+                    for (int64_t i = rows; i < ldy; ++i)
+                        CHECK_MSG(y[size_t(t * ldy + i)] == kUntouched, "the padding of y was written");
+                }
+            }
+        }
+    }
+}
+
+// Attention's loops over the cached positions (the fast path's, where a tier has them) against
+// the plain loops, for each cache type: head widths with and without a tail of 8, position
+// counts that no group of four divides.
+void checkAttention(const std::vector<SimdTier>& tiers, std::mt19937& rng) {
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    int checked = 0;
+    for (const DType type : {DType::F32, DType::F16, DType::BF16}) {
+        for (const int dim : {64, 72}) {
+            const int32_t count = 37;
+            const int64_t stride = 3 * dim; // rows of the cache hold other heads too
+            std::vector<float> q(static_cast<size_t>(dim)), widened(static_cast<size_t>(count * stride)),
+                weights(static_cast<size_t>(count));
+            std::vector<uint8_t> cache(size_t(count * stride) * (type == DType::F32 ? 4 : 2));
+            for (float& v : q) v = normal(rng);
+            for (float& v : weights) v = std::fabs(normal(rng));
+            for (size_t i = 0; i < widened.size(); ++i) { // stored as `type`, and what it reads back as
+                const float v = normal(rng);
+                if (type == DType::F32) std::memcpy(&cache[4 * i], &v, 4), widened[i] = v;
+                const uint16_t h = type == DType::F16 ? floatToHalf(v) : floatToBf16(v);
+                if (type != DType::F32) std::memcpy(&cache[2 * i], &h, 2), widened[i] = type == DType::F16 ? halfToFloat(h) : bf16ToFloat(h);
+            }
+            std::vector<float> scores(static_cast<size_t>(count)), mixed(static_cast<size_t>(dim), 0.0f);
+            double scoreScale = 0, mixScale = 0;
+            for (int32_t p = 0; p < count; ++p) {
+                for (int i = 0; i < dim; ++i) scores[size_t(p)] += q[size_t(i)] * widened[size_t(p * stride + i)];
+                scores[size_t(p)] *= 0.125f;
+                scoreScale = std::max(scoreScale, std::fabs(double(scores[size_t(p)])));
+                for (int i = 0; i < dim; ++i) mixed[size_t(i)] += weights[size_t(p)] * widened[size_t(p * stride + i)];
+            }
+            for (float v : mixed) mixScale = std::max(mixScale, std::fabs(double(v)));
+            for (SimdTier tier : tiers) {
+                const AttnKernels k = kernelsFor(tier).attention(type);
+                if (!k.scores || !k.mix) continue;
+                ++checked;
+                std::vector<float> s(static_cast<size_t>(count), std::numeric_limits<float>::quiet_NaN());
+                std::vector<float> o(static_cast<size_t>(dim), std::numeric_limits<float>::quiet_NaN());
+                k.scores(q.data(), cache.data(), stride, dim, count, 0.125f, s.data());
+                k.mix(weights.data(), cache.data(), stride, dim, count, o.data());
+                double worstScore = 0, worstMix = 0;
+                for (int32_t p = 0; p < count; ++p)
+                    worstScore = std::max(worstScore, std::fabs(double(s[size_t(p)]) - scores[size_t(p)]) / scoreScale);
+                for (int i = 0; i < dim; ++i)
+                    worstMix = std::max(worstMix, std::fabs(double(o[size_t(i)]) - mixed[size_t(i)]) / mixScale);
+                CHECK_MSG(worstScore <= 1e-5 && worstMix <= 1e-5, "attention " << dtypeName(type) << " " << simdTierName(tier)
+                                                                               << " dim " << dim << ": scores " << worstScore
+                                                                               << ", values " << worstMix);
+            }
+        }
+    }
+    std::printf("attention loops: %d cases of the SIMD tiers checked\n", checked);
+    CHECK_MSG(checked > 0 || tiers.size() == 1, "a SIMD tier has no attention loops");
+}
+
 } // namespace
 
 int main() {
@@ -131,16 +225,22 @@ int main() {
                 }
             }
         }
+        checkTokens(pool, tiers, c, widths[1], rng);
         std::printf("%-5s worst error %.2e (bound %.0e)\n", dtypeName(c.type), worst, c.bound);
     }
-    // F32 and a reference MatVec run the reference dotRow exactly.
+    checkAttention(tiers, rng);
+    // F32 and a reference MatVec run the reference dotRow exactly, one token or several.
     for (const bool fastPath : {false, true}) {
         std::vector<uint8_t> storage;
         const WeightMatrix w = makeMatrix(fastPath ? DType::F32 : DType::Q4_K, 19, 256, rng, storage);
-        std::vector<float> x(256, 0.5f);
-        std::vector<float> y(19, std::numeric_limits<float>::quiet_NaN());
-        MatVec(pool, fastPath).run(y.data(), w, x.data());
-        CHECK_MSG(y == reference(w, x), "the reference path was not bit-exact");
+        std::vector<float> x(3 * 256);
+        for (size_t i = 0; i < x.size(); ++i) x[i] = float(i % 7) * 0.25f - 0.5f;
+        std::vector<float> y(3 * 19, std::numeric_limits<float>::quiet_NaN());
+        MatVec(pool, fastPath).run(y.data(), 19, w, x.data(), 256, 3);
+        for (int t = 0; t < 3; ++t)
+            CHECK_MSG(std::vector<float>(y.begin() + 19 * t, y.begin() + 19 * (t + 1)) ==
+                          reference(w, std::vector<float>(x.begin() + 256 * t, x.begin() + 256 * (t + 1))),
+                      "the reference path was not bit-exact");
     }
     return test::finish();
 }

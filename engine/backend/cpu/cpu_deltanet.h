@@ -5,9 +5,9 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
+#include "backend/cpu/simd/fast_matvec.h"
 #include "model/model_config.h"
 #include "model/model_weights.h"
 
@@ -21,15 +21,17 @@ public:
     // oldest is replaced first). Allocated with the session, so its memory is fixed.
     static constexpr int kSnapshots = 4;
 
-    CpuDeltaNet(const ModelConfig& config, ThreadPool& pool);
+    // `chunk`: the most tokens one forward call takes (the session's prefill chunk).
+    CpuDeltaNet(const ModelConfig& config, ThreadPool& pool, int32_t chunk);
     bool active() const { return m_layers > 0; }
 
-    // y = W x, as the session computes its other matrices (its kernels and threads).
-    using MatVec = std::function<void(float* y, const WeightMatrix& w, const float* x)>;
-
-    // One token through Gated DeltaNet layer `index` (counting only such layers): `normed` is
-    // the layer's RMSNorm'd input [hidden], `out` receives the block output [hidden].
-    void forward(int32_t index, const DeltaNetWeights& w, const float* normed, float* out, const MatVec& matvec);
+    // `tokens` tokens (at most the chunk) through Gated DeltaNet layer `index` (counting only such
+    // layers): `normed` is the layer's RMSNorm'd input [tokens][hidden], `out` receives the block
+    // output [tokens][hidden]. The projections take all the tokens at once, on the session's
+    // kernels (`matvec`); the conv and the recurrence step through them in order, so the result is
+    // the same as one call per token.
+    void forward(int32_t index, const DeltaNetWeights& w, const float* normed, float* out, int tokens,
+                 cpu::MatVec& matvec);
 
     // The state holds the tokens [0, position()); the session advances it after each token.
     int32_t position() const { return m_position; }
@@ -41,9 +43,9 @@ public:
     // `pos` is about to be overwritten.
     int32_t rewindTo(int32_t pos);
 
-    // Live state plus the snapshots; the buffers of one token's step.
+    // Live state plus the snapshots; the buffers of a chunk of tokens.
     static uint64_t stateBytes(const ModelConfig& config);
-    static uint64_t workspaceBytes(const ModelConfig& config);
+    static uint64_t workspaceBytes(const ModelConfig& config, int32_t chunk);
 
 private:
     struct Snapshot {
@@ -62,7 +64,7 @@ private:
     uint64_t m_clock = 0;
     std::vector<float> m_state; // every layer's state and history, live
     std::vector<Snapshot> m_snapshots;
-    // One token's buffers.
+    // A chunk's buffers, [token][width].
     std::vector<float> m_qkv, m_conv, m_z, m_beta, m_alpha, m_core;
 };
 

@@ -3,18 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "base/thread_pool.h"
-#include "quant/dequantize.h"
-
 namespace hearth::cpu {
-
-void matvec(ThreadPool& pool, float* y, const WeightMatrix& w, const float* x) {
-    // At least ~64 K weights per thread: below that, waking a thread costs more than it saves.
-    const int parts = int(std::max<int64_t>(1, w.rows * w.cols / 65536));
-    pool.parallelFor(w.rows, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) y[r] = dotRow(w.type, w.row(r), x, w.cols);
-    }, parts);
-}
 
 void rmsnorm(float* out, const float* x, const float* weight, int64_t n, float eps) {
     double sumSquares = 0.0;

@@ -6,17 +6,8 @@
 #include <cstdint>
 
 #include "model/model_config.h"
-#include "model/model_weights.h"
-
-namespace hearth {
-class ThreadPool;
-}
 
 namespace hearth::cpu {
-
-// y[rows] = W x, rows split across the pool's threads (each dot product stays on one thread, so
-// the result does not depend on the thread count).
-void matvec(ThreadPool& pool, float* y, const WeightMatrix& w, const float* x);
 
 // out = x / rms(x) * weight over n values (the sum of squares in double: order-independent
 // enough for a 5120-vector). out may be x.

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "hearth/status.h"
+
 namespace hearth {
 
 // Auto (only as a request, in ModelParams): CUDA when a usable device is present, else the CPU.
@@ -58,5 +60,21 @@ const char* deviceKindName(DeviceKind kind); // "cpu" / "cuda"
 // Takes about half a second and 256 MiB; the CPU decode bound (hearth-cli bench, the app's "will it
 // fit") divides it by the bytes a token reads. 0 when the buffer cannot be allocated.
 double measureCpuReadBandwidthGBps(int threads = 0);
+
+// One matrix product on the CPU's kernels, timed (hearth-cli bench --matvec): a rows × cols
+// matrix of a GGUF type ("Q4_K", "Q8_0", "F16", ...; any case) of random weights (64 random rows
+// repeated down the matrix: quantizing every row would take seconds), times
+// `tokens` random vectors (1: decode's matrix-vector product), on `threads` threads (0: all),
+// the fast kernels or the reference; `reps` timed runs after a warm-up. The same matrix every
+// run, as ggml's test-backend-ops times its products (a matrix smaller than the last-level cache
+// is then read from the cache). Errors: InvalidArgument (an unknown or unsupported type, cols
+// not a whole number of the type's blocks, sizes out of range), OutOfMemory.
+struct CpuMatVecTiming {
+    double medianMicroseconds = 0;
+    double bestMicroseconds = 0;
+    uint64_t weightBytes = 0; // the matrix as stored: what one product reads
+};
+Result<CpuMatVecTiming> timeCpuMatVec(const std::string& type, int64_t rows, int64_t cols, int tokens, int threads,
+                                      bool fastKernels, int reps);
 
 } // namespace hearth

@@ -2,30 +2,105 @@
 
 #include <algorithm>
 
-#include "backend/cpu/cpu_ops.h"
 #include "base/thread_pool.h"
+#include "quant/dequantize.h"
 
 namespace hearth::cpu {
+namespace {
+
+// Tokens whose activations a thread sweeps while a tile of rows sits in L1: about 256 KiB of them,
+// so they stay in L2 as each row tile passes (a wider block re-reads them from further out).
+constexpr uint64_t kTokenBlockBytes = 256 << 10;
+// Reference rows per tile when several tokens share them (the tile stays in L1 across the tokens).
+constexpr int64_t kReferenceRowTile = 8;
+
+uint64_t blocksFor(uint64_t bytes) { return (bytes + sizeof(XKBlock) - 1) / sizeof(XKBlock); }
+
+} // namespace
 
 MatVec::MatVec(ThreadPool& pool, bool fast, SimdTier tier)
     : m_pool(pool), m_kernels(fast ? &kernelsFor(tier) : nullptr) {}
 
-void MatVec::run(float* y, const WeightMatrix& w, const float* x) {
-    const DotX8 dotX8 = m_kernels && w.cols % 32 == 0 ? m_kernels->x8(w.type) : nullptr;
-    const DotF32 dotF32 = m_kernels ? m_kernels->f32(w.type) : nullptr;
-    if (!dotX8 && !dotF32) return matvec(m_pool, y, w, x); // the reference
-    if (dotX8) {
-        m_x8.resize(size_t(w.cols / 32));
-        quantizeX8(x, w.cols, m_x8.data());
+uint64_t MatVec::scratchBytes(int64_t cols, int tokens) {
+    // x as X8 and as XK (products of several types may want both); each 1.25 bytes a value.
+    const uint64_t n = uint64_t(std::max(tokens, 1));
+    return (blocksFor(activationBytes(Activation::X8, (cols + 31) / 32 * 32) * n) +
+            blocksFor(activationBytes(Activation::XK, (cols + 255) / 256 * 256) * n)) *
+           sizeof(XKBlock);
+}
+
+void MatVec::reserve(int64_t cols, int tokens) {
+    m_scratch.reserve(scratchBytes(cols, tokens) / sizeof(XKBlock));
+}
+
+void MatVec::run(std::span<const Product> products, const float* x, int64_t ldx, int tokens) {
+    const int64_t cols = products.front().w->cols;
+    // Each product's kernel (none: the reference dotRow), and x in the forms they read.
+    struct Plan {
+        SimdKernel k;
+        const uint8_t* x = nullptr;
+        uint64_t xBytes = 0;
+    };
+    std::vector<Plan> plans(products.size());
+    bool wants[3] = {false, false, false}; // by Activation
+    for (size_t i = 0; i < products.size(); ++i) {
+        const SimdKernel k = m_kernels ? m_kernels->forType(products[i].w->type) : SimdKernel{};
+        const int64_t block = k.x == Activation::X8 ? 32 : k.x == Activation::XK ? 256 : 1;
+        if (k.run && cols % block == 0) plans[i].k = k, wants[int(k.x)] = true;
     }
+    const uint64_t x8Bytes = activationBytes(Activation::X8, cols), xkBytes = activationBytes(Activation::XK, cols);
+    const bool copyF32 = wants[int(Activation::F32)] && ldx != cols && tokens > 1; // fp32 tokens back to back
+    const uint64_t x8Blocks = wants[int(Activation::X8)] ? blocksFor(x8Bytes * uint64_t(tokens)) : 0;
+    const uint64_t xkBlocks = wants[int(Activation::XK)] ? blocksFor(xkBytes * uint64_t(tokens)) : 0;
+    const uint64_t f32Blocks = copyF32 ? blocksFor(uint64_t(cols) * sizeof(float) * uint64_t(tokens)) : 0;
+    m_scratch.resize(std::max<size_t>(m_scratch.size(), x8Blocks + xkBlocks + f32Blocks));
+    auto* x8 = reinterpret_cast<uint8_t*>(m_scratch.data());
+    auto* xk = reinterpret_cast<uint8_t*>(m_scratch.data() + x8Blocks);
+    auto* f32 = reinterpret_cast<float*>(m_scratch.data() + x8Blocks + xkBlocks);
+    if (x8Blocks + xkBlocks + f32Blocks > 0)
+        m_pool.parallelFor(tokens, [&](int64_t begin, int64_t end) {
+            for (int64_t t = begin; t < end; ++t) {
+                if (x8Blocks) quantizeX8(x + t * ldx, cols, reinterpret_cast<X8Block*>(x8 + t * x8Bytes));
+                if (xkBlocks) quantizeXK(x + t * ldx, cols, reinterpret_cast<XKBlock*>(xk + t * xkBytes));
+                if (f32Blocks) std::copy(x + t * ldx, x + t * ldx + cols, f32 + t * cols);
+            }
+        }, tokens);
+    for (Plan& p : plans) {
+        p.x = p.k.x == Activation::X8   ? x8
+              : p.k.x == Activation::XK ? xk
+              : copyF32                 ? reinterpret_cast<const uint8_t*>(f32)
+                                        : reinterpret_cast<const uint8_t*>(x);
+        p.xBytes = activationBytes(p.k.x, cols);
+    }
+
+    // The rows of all the products, split across the threads.
+    int64_t totalRows = 0;
+    for (const Product& p : products) totalRows += p.w->rows;
     // At least ~64 K weights per thread: below that, waking a thread costs more than it saves.
-    const int parts = int(std::max<int64_t>(1, w.rows * w.cols / 65536));
-    const X8Block* xq = m_x8.data();
-    m_pool.parallelFor(w.rows, [&](int64_t begin, int64_t end) {
-        if (dotX8)
-            for (int64_t r = begin; r < end; ++r) y[r] = dotX8(w.row(r), xq, w.cols);
-        else
-            for (int64_t r = begin; r < end; ++r) y[r] = dotF32(w.row(r), x, w.cols);
+    const int parts = int(std::max<int64_t>(1, totalRows * cols * tokens / 65536));
+    m_pool.parallelFor(totalRows, [&](int64_t begin, int64_t end) {
+        int64_t first = 0; // the first row of product i in the joint numbering
+        for (size_t i = 0; i < products.size(); first += products[i].w->rows, ++i) {
+            const WeightMatrix& w = *products[i].w;
+            const int64_t lo = std::max(begin, first) - first, hi = std::min(end, first + w.rows) - first;
+            if (lo >= hi) continue;
+            float* y = products[i].y;
+            const int64_t ldy = products[i].ldy;
+            const Plan& p = plans[i];
+            if (!p.k.run) { // the reference, rows in small tiles that every token passes over
+                for (int64_t r0 = lo; r0 < hi; r0 += kReferenceRowTile)
+                    for (int t = 0; t < tokens; ++t)
+                        for (int64_t r = r0; r < std::min(hi, r0 + kReferenceRowTile); ++r)
+                            y[t * ldy + r] = dotRow(w.type, w.row(r), x + t * ldx, cols);
+                continue;
+            }
+            int tokenBlock = int(std::clamp<uint64_t>(kTokenBlockBytes / std::max<uint64_t>(p.xBytes, 1), 1,
+                                                      uint64_t(tokens)));
+            if (tokenBlock < tokens) tokenBlock = std::max(4, tokenBlock - tokenBlock % 4); // whole prefill tiles
+            for (int t = 0; t < tokens; t += tokenBlock)
+                p.k.run(w.row(lo), w.rowBytes, hi - lo, p.x + uint64_t(t) * p.xBytes, std::min(tokenBlock, tokens - t),
+                        cols, y + t * ldy + lo, ldy);
+        }
     }, parts);
 }
 

@@ -1,6 +1,6 @@
-// The portable tier: the fast path's arithmetic (integer dot products against X8 x, one float
-// multiply per block) in plain C++, for CPUs without AVX2 and as the readable statement of what
-// the SIMD tiers compute.
+// The portable tier: the fast path's arithmetic (integer dot products against X8 or XK x, one
+// float multiply per block, per super-block for the K types) in plain C++, one (row, token) pair
+// at a time, for CPUs without AVX2 and as the readable statement of what the SIMD tiers compute.
 #include <cstring>
 
 #include "backend/cpu/simd/simd_kernels.h"
@@ -52,57 +52,59 @@ float q5_0(const uint8_t* row, const X8Block* x, int64_t n) {
     return sum;
 }
 
-// Q4_K/Q5_K: sub-block j of 32 is X8 block j of the super-block.
+// Q4_K/Q5_K: sub-block j of 32 is elements 32j..32j+31 of the XK block; the super-block's sums
+// stay integers (its scales and mins are integers) until one float step each.
 template <bool Five>
-float qk_affine(const uint8_t* row, const X8Block* x, int64_t n) {
+float qk_affine(const uint8_t* row, const XKBlock* x, int64_t n) {
     float sum = 0.0f;
     constexpr size_t kBytes = Five ? sizeof(BlockQ5_K) : sizeof(BlockQ4_K);
-    for (int64_t b = 0; b < n / 256; ++b, row += kBytes, x += 8) {
+    for (int64_t b = 0; b < n / 256; ++b, row += kBytes) {
         const float d = halfToFloat(load16(row)), dmin = halfToFloat(load16(row + 2));
         const uint8_t* scales = row + 4;
         const uint8_t* qh = row + 16;
         const uint8_t* qs = row + (Five ? 48 : 16);
-        for (int c = 0; c < 4; ++c) {
-            for (int h = 0; h < 2; ++h) {
-                const int j = 2 * c + h;
-                uint8_t sc, m;
-                unpackScaleMin(scales, j, sc, m);
-                int s = 0;
-                for (int l = 0; l < 32; ++l) {
-                    int q = h ? qs[32 * c + l] >> 4 : qs[32 * c + l] & 0xF;
-                    if (Five) q |= ((qh[l] >> j) & 1) << 4;
-                    s += q * x[j].q[l];
-                }
-                sum += d * float(sc) * x[j].d * float(s) - dmin * float(m) * x[j].d * float(x[j].sumLo + x[j].sumHi);
+        int sumq = 0, summ = 0;
+        for (int j = 0; j < 8; ++j) {
+            uint8_t sc, m;
+            unpackScaleMin(scales, j, sc, m);
+            int s = 0;
+            for (int l = 0; l < 32; ++l) {
+                int q = j % 2 ? qs[32 * (j / 2) + l] >> 4 : qs[32 * (j / 2) + l] & 0xF;
+                if (Five) q |= ((qh[l] >> j) & 1) << 4;
+                s += q * x[b].q[32 * j + l];
             }
+            sumq += sc * s;
+            summ += m * (x[b].sums[2 * j] + x[b].sums[2 * j + 1]);
         }
+        sum += d * x[b].d * float(sumq) - dmin * x[b].d * float(summ);
     }
     return sum;
 }
 
-// Q6_K: each half of 128 is 4 X8 blocks (elements l, l+32, l+64, l+96 of the half come from the
-// same ql/qh bytes); each X8 block's two 16-halves have their own int8 scale.
-float q6_k(const uint8_t* row, const X8Block* x, int64_t n) {
+// Q6_K: each half of 128 is 4 chunks of 32 (elements l, l+32, l+64, l+96 of the half come from
+// the same ql/qh bytes); sub-block i of 16 has its own int8 scale; quants are stored plus 32.
+float q6_k(const uint8_t* row, const XKBlock* x, int64_t n) {
     float sum = 0.0f;
-    for (int64_t b = 0; b < n / 256; ++b, row += sizeof(BlockQ6_K), x += 8) {
+    for (int64_t b = 0; b < n / 256; ++b, row += sizeof(BlockQ6_K)) {
         const float d = halfToFloat(load16(row + 208));
         const auto* scales = reinterpret_cast<const int8_t*>(row + 192);
+        int total = 0;
         for (int half = 0; half < 2; ++half) {
             const uint8_t* ql = row + 64 * half;
             const uint8_t* qh = row + 128 + 32 * half;
             for (int k = 0; k < 4; ++k) {
-                const X8Block& xb = x[4 * half + k];
+                const int8_t* xq = x[b].q + 128 * half + 32 * k;
                 int s[2] = {0, 0};
                 for (int l = 0; l < 32; ++l) {
-                    const uint8_t low = k & 1 ? ql[l + 32] : ql[l];
-                    const int q = (k < 2 ? low & 0xF : low >> 4) | ((qh[l] >> (2 * k)) & 3) << 4;
-                    s[l / 16] += q * xb.q[l];
+                    const uint8_t lowBits = k & 1 ? ql[l + 32] : ql[l];
+                    const int q = (k < 2 ? lowBits & 0xF : lowBits >> 4) | ((qh[l] >> (2 * k)) & 3) << 4;
+                    s[l / 16] += q * xq[l];
                 }
-                const int scLo = scales[8 * half + 2 * k], scHi = scales[8 * half + 2 * k + 1];
-                const int total = scLo * (s[0] - 32 * xb.sumLo) + scHi * (s[1] - 32 * xb.sumHi);
-                sum += d * xb.d * float(total);
+                const int i = 8 * half + 2 * k; // this chunk's two sub-blocks of 16
+                total += scales[i] * (s[0] - 32 * x[b].sums[i]) + scales[i + 1] * (s[1] - 32 * x[b].sums[i + 1]);
             }
         }
+        sum += d * x[b].d * float(total);
     }
     return sum;
 }
@@ -119,30 +121,51 @@ float bf16(const uint8_t* row, const float* x, int64_t n) {
     return sum;
 }
 
+// Every (row, token) pair as its own dot product.
+template <class X, float (*Dot)(const uint8_t*, const X*, int64_t), Activation Kind>
+void eachPair(const uint8_t* w, uint64_t rowBytes, int64_t rows, const void* x, int tokens, int64_t n, float* y,
+              int64_t ldy) {
+    const uint64_t xBytes = activationBytes(Kind, n);
+    for (int64_t r = 0; r < rows; ++r)
+        for (int t = 0; t < tokens; ++t)
+            y[t * ldy + r] = Dot(w + r * rowBytes, reinterpret_cast<const X*>(static_cast<const uint8_t*>(x) + t * xBytes), n);
+}
+
 } // namespace
 
-DotX8 SimdKernels::x8(DType type) const {
+uint64_t activationBytes(Activation kind, int64_t n) {
+    switch (kind) {
+    case Activation::X8: return uint64_t(n / 32) * sizeof(X8Block);
+    case Activation::XK: return uint64_t(n / 256) * sizeof(XKBlock);
+    case Activation::F32: return uint64_t(n) * sizeof(float);
+    }
+    return 0;
+}
+
+SimdKernel SimdKernels::forType(DType type) const {
     switch (type) {
-    case DType::Q8_0: return q8_0;
-    case DType::Q4_0: return q4_0;
-    case DType::Q5_0: return q5_0;
-    case DType::Q4_K: return q4_k;
-    case DType::Q5_K: return q5_k;
-    case DType::Q6_K: return q6_k;
-    default: return nullptr;
+    case DType::Q8_0: return {q8_0, Activation::X8};
+    case DType::Q4_0: return {q4_0, Activation::X8};
+    case DType::Q5_0: return {q5_0, Activation::X8};
+    case DType::Q4_K: return {q4_k, Activation::XK};
+    case DType::Q5_K: return {q5_k, Activation::XK};
+    case DType::Q6_K: return {q6_k, Activation::XK};
+    case DType::F16: return {f16, Activation::F32};
+    case DType::BF16: return {bf16, Activation::F32};
+    default: return {};
     }
 }
 
-DotF32 SimdKernels::f32(DType type) const {
-    switch (type) {
-    case DType::F16: return f16;
-    case DType::BF16: return bf16;
-    default: return nullptr;
-    }
+AttnKernels SimdKernels::attention(DType cacheType) const {
+    return cacheType == DType::F32 ? attnF32 : cacheType == DType::F16 ? attnF16 : attnBf16;
 }
 
+// The scalar tier leaves attention to the reference loops (its attention kernels stay null).
 const SimdKernels& scalarKernels() {
-    static const SimdKernels k{q8_0, q4_0, q5_0, qk_affine<false>, qk_affine<true>, q6_k, f16, bf16};
+    static const SimdKernels k{eachPair<X8Block, q8_0, Activation::X8>,   eachPair<X8Block, q4_0, Activation::X8>,
+                               eachPair<X8Block, q5_0, Activation::X8>,   eachPair<XKBlock, qk_affine<false>, Activation::XK>,
+                               eachPair<XKBlock, qk_affine<true>, Activation::XK>, eachPair<XKBlock, q6_k, Activation::XK>,
+                               eachPair<float, f16, Activation::F32>,     eachPair<float, bf16, Activation::F32>};
     return k;
 }
 

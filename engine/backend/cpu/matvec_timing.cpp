@@ -1,0 +1,80 @@
+// timeCpuMatVec (hearth/devices.h): one of the CPU backend's matrix products, timed alone, so a
+// kernel's speed can be set beside the read bandwidth and beside other engines' kernels shape by
+// shape.
+#include <algorithm>
+#include <chrono>
+#include <new>
+#include <random>
+#include <vector>
+
+#include "backend/cpu/simd/fast_matvec.h"
+#include "base/thread_pool.h"
+#include "hearth/devices.h"
+#include "quant/blocks.h"
+#include "quant/quantize.h"
+#include "quant/types.h"
+
+namespace hearth {
+namespace {
+
+constexpr int64_t kDistinctRows = 64; // random rows, repeated down the matrix (quantizing all would take seconds)
+
+} // namespace
+
+Result<CpuMatVecTiming> timeCpuMatVec(const std::string& typeName, int64_t rows, int64_t cols, int tokens,
+                                      int threads, bool fastKernels, int reps) {
+    const std::optional<DType> type = parseDType(typeName);
+    if (!type || !isQuantizable(*type)) // the types the CPU computes with, and can make random rows of
+        return invalidArgument("the CPU kernels do not take type '" + typeName + "'");
+    if (rows < 1 || rows > (1 << 24) || cols < 1 || cols > (1 << 24) || tokens < 1 || tokens > 4096 || reps < 1 ||
+        threads < 0)
+        return invalidArgument("rows and cols must be 1 to 16777216, tokens 1 to 4096, reps at least 1");
+    const std::optional<uint64_t> rowBytes = hearth::rowBytes(*type, uint64_t(cols));
+    if (!rowBytes) return invalidArgument(std::string(dtypeName(*type)) + " rows need a multiple of its block");
+
+    std::vector<uint8_t> weights;
+    std::vector<float> x(size_t(cols) * size_t(tokens)), y(size_t(rows) * size_t(tokens));
+    try {
+        weights.resize(*rowBytes * uint64_t(rows));
+    } catch (const std::bad_alloc&) {
+        return outOfMemory("the matrix needs " + std::to_string((*rowBytes * uint64_t(rows)) >> 20) + " MiB");
+    }
+    std::mt19937 rng(1);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<float> values(static_cast<size_t>(cols));
+    for (int64_t r = 0; r < std::min(rows, kDistinctRows); ++r) {
+        for (float& v : values) v = 0.02f * normal(rng);
+        quantizeRow(*type, values.data(), weights.data() + uint64_t(r) * *rowBytes, cols);
+    }
+    for (int64_t r = kDistinctRows; r < rows; ++r)
+        std::copy_n(weights.data() + uint64_t(r % kDistinctRows) * *rowBytes, *rowBytes,
+                    weights.data() + uint64_t(r) * *rowBytes);
+    for (float& v : x) v = normal(rng);
+
+    WeightMatrix w;
+    w.name = "timed";
+    w.type = *type;
+    w.rows = rows;
+    w.cols = cols;
+    w.rowBytes = *rowBytes;
+    w.data = weights.data();
+    ThreadPool pool(threads);
+    cpu::MatVec matvec(pool, fastKernels);
+    matvec.reserve(cols, tokens);
+    std::vector<double> times;
+    for (int run = -2; run < reps; ++run) { // two warm-up runs
+        const auto start = std::chrono::steady_clock::now();
+        matvec.run(y.data(), rows, w, x.data(), cols, tokens);
+        const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        if (run >= 0) times.push_back(us);
+    }
+    std::sort(times.begin(), times.end());
+    CpuMatVecTiming t;
+    t.medianMicroseconds = times.size() % 2 ? times[times.size() / 2]
+                                            : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
+    t.bestMicroseconds = times.front();
+    t.weightBytes = *rowBytes * uint64_t(rows);
+    return t;
+}
+
+} // namespace hearth

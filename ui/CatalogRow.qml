@@ -1,8 +1,8 @@
 // One catalog variant on the Library page: its quant, size, licence and the engine's estimate for
 // this machine (fits / tight / does not fit, the largest context, on the CPU the speed class),
 // "Recommended" for the best fit of its family, "Coming" for an architecture Hearth does not run
-// yet; the family's heading above its first variant. Download asks the page (which shows the
-// licence first).
+// yet, "Size unknown" where the catalog lacks the model's sizes (offered, but not estimated); the
+// family's heading above its first variant. Download asks the page (which shows the licence first).
 pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls.Basic
@@ -27,6 +27,7 @@ Item {
     required property string requires
     required property bool fitReady
     required property string verdict
+    required property bool sizesUnknown
     required property bool needsFreeing
     required property real estimatedBytes
     required property real weightsBytes
@@ -48,6 +49,7 @@ Item {
                                        : qsTr("size not published")
     readonly property string badgeText: coming ? qsTr("Coming")
                                         : !fitReady ? qsTr("Estimating…")
+                                        : sizesUnknown ? qsTr("Size unknown")
                                         : verdict === "fits" ? qsTr("Fits")
                                         : verdict === "tight" ? qsTr("Tight")
                                         : verdict === "no" ? qsTr("Does not fit") : qsTr("Unknown")
@@ -60,6 +62,8 @@ Item {
             return qsTr("Needs the %1 architecture, which this version of Hearth does not run yet.").arg(requires)
         if (!fitReady)
             return ""
+        if (sizesUnknown)
+            return qsTr("The catalog does not list this model's sizes, so Hearth cannot estimate whether it fits. Once it is downloaded, the library estimates it from the file.")
         if (verdict === "unknown")
             return error
         let text = verdict === "no"

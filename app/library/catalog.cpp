@@ -258,16 +258,52 @@ bool readVariant(const QJsonObject& o, const Where& where, const CatalogFamily& 
     return r.ok();
 }
 
+const QStringList& shapeFields()
+{
+    static const QStringList fields{
+        QStringLiteral("architecture"),   QStringLiteral("layers"),           QStringLiteral("hidden"),
+        QStringLiteral("heads"),          QStringLiteral("kvHeads"),          QStringLiteral("headDim"),
+        QStringLiteral("vocab"),          QStringLiteral("ffn"),              QStringLiteral("context"),
+        QStringLiteral("tiedEmbeddings"), QStringLiteral("ropeDims"),         QStringLiteral("linearKeyHeads"),
+        QStringLiteral("linearValueHeads"), QStringLiteral("linearKeyDim"),   QStringLiteral("linearValueDim"),
+        QStringLiteral("linearConvKernel"), QStringLiteral("fullAttentionInterval")};
+    return fields;
+}
+
+// The DeltaNet sizes of a hybrid shape; required where the shape is estimated from (`required`).
+void readDeltaNet(Reader& r, bool required, CatalogShape& s)
+{
+    const auto size = [&](const char* key, bool needed) {
+        return int(r.integer(QString::fromLatin1(key), needed, 1, 1 << 16, 0));
+    };
+    s.linearKeyHeads = size("linearKeyHeads", required);
+    s.linearValueHeads = size("linearValueHeads", required);
+    s.linearKeyDim = size("linearKeyDim", required);
+    s.linearValueDim = size("linearValueDim", required);
+    s.linearConvKernel = size("linearConvKernel", false);
+    s.fullAttentionInterval = size("fullAttentionInterval", false);
+    if (r.ok() && s.linearKeyHeads > 0 && s.linearValueHeads > 0 && s.linearValueHeads % s.linearKeyHeads != 0)
+        r.fail(QStringLiteral("linearValueHeads"),
+               QStringLiteral("%1 is not a multiple of linearKeyHeads (%2)").arg(s.linearValueHeads).arg(s.linearKeyHeads));
+    if (r.ok() && s.layers > 0 && s.fullAttentionInterval > s.layers)
+        r.fail(QStringLiteral("fullAttentionInterval"),
+               QStringLiteral("%1 is more than the %2 layers").arg(s.fullAttentionInterval).arg(s.layers));
+}
+
+// A size that is absent or null is unknown: the family is offered, but no estimate is made from
+// a shape that lacks any. Field names are checked, so that a misspelt size is an error rather
+// than an unknown.
 bool readShape(const QJsonObject& o, const Where& where, bool coming, CatalogShape& s, QString* error)
 {
     Reader r(o, where, error);
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!shapeFields().contains(it.key()))
+            return r.fail(it.key(), QStringLiteral("not a shape field (fields: %1)").arg(shapeFields().join(QStringLiteral(", "))));
     s.architecture = r.text(QStringLiteral("architecture"), true, 40);
     if (r.ok() && !matches(s.architecture, "[a-z0-9_]+"))
         r.fail(QStringLiteral("architecture"), QStringLiteral("'%1' is not an architecture name").arg(s.architecture));
-    // Sizes are required where the engine estimates from them; a coming model may not know them yet.
-    const bool required = !coming;
     const auto size = [&](const char* key, qint64 max) {
-        return int(r.integer(QString::fromLatin1(key), required, 1, max, 0));
+        return int(r.integer(QString::fromLatin1(key), false, 1, max, 0));
     };
     s.layers = size("layers", 4096);
     s.hidden = size("hidden", 1 << 20);
@@ -278,8 +314,20 @@ bool readShape(const QJsonObject& o, const Where& where, bool coming, CatalogSha
     s.ffn = size("ffn", 1 << 22);
     s.context = size("context", 1 << 24);
     s.tiedEmbeddings = r.flag(QStringLiteral("tiedEmbeddings"));
+    s.ropeDims = size("ropeDims", 4096);
     if (r.ok() && s.heads > 0 && s.kvHeads > 0 && s.heads % s.kvHeads != 0)
         r.fail(QStringLiteral("heads"), QStringLiteral("%1 is not a multiple of kvHeads (%2)").arg(s.heads).arg(s.kvHeads));
+    if (r.ok() && s.ropeDims > 0 && (s.ropeDims % 2 != 0 || (s.headDim > 0 && s.ropeDims > s.headDim)))
+        r.fail(QStringLiteral("ropeDims"), QStringLiteral("%1 must be even and at most headDim").arg(s.ropeDims));
+    if (r.ok() && isHybridArchitecture(s.architecture)) {
+        readDeltaNet(r, s.sizesKnown() && !coming, s);
+    } else if (r.ok()) {
+        for (const char* key : {"linearKeyHeads", "linearValueHeads", "linearKeyDim", "linearValueDim", "linearConvKernel",
+                                "fullAttentionInterval"})
+            if (r.has(QString::fromLatin1(key)))
+                return r.fail(QString::fromLatin1(key),
+                              QStringLiteral("'%1' has no Gated DeltaNet layers").arg(s.architecture));
+    }
     return r.ok();
 }
 
@@ -355,6 +403,11 @@ QString CatalogVariant::localName() const
     if (format == QStringLiteral("safetensors"))
         return files.first().repo.section(QLatin1Char('/'), -1);
     return files.first().fileName();
+}
+
+bool isHybridArchitecture(const QString& architecture)
+{
+    return architecture == QStringLiteral("qwen35");
 }
 
 bool isSafeFileName(const QString& name, QString* why)

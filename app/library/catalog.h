@@ -23,13 +23,28 @@ struct CatalogFile {
 };
 
 // What a family's config.json publishes about its shape: what the memory estimate needs before
-// any file exists.
+// any file exists. A size the catalog does not know is 0; such a shape gives no estimate.
 struct CatalogShape {
     QString architecture;  // "llama", "qwen2", "qwen3", "qwen35"
     int layers = 0, hidden = 0, heads = 0, kvHeads = 0, headDim = 0, vocab = 0, ffn = 0;
     int context = 0;       // trained maximum (max_position_embeddings)
     bool tiedEmbeddings = false;
+    int ropeDims = 0;      // rotated dimensions per head (partial rotary); 0: the whole head
+    // The Gated DeltaNet layers of a hybrid architecture (qwen35), config.json's linear_* keys.
+    int linearKeyHeads = 0, linearValueHeads = 0, linearKeyDim = 0, linearValueDim = 0;
+    int linearConvKernel = 0;      // 0: not stated (the engine's default, 4)
+    int fullAttentionInterval = 0; // 0: not stated (the engine's default, 4)
+
+    bool hybrid() const { return linearKeyHeads > 0; }
+    // Every size an estimate needs is known (the parser requires a hybrid architecture's DeltaNet
+    // sizes wherever its attention sizes are given).
+    bool sizesKnown() const
+    {
+        return layers > 0 && hidden > 0 && heads > 0 && kvHeads > 0 && headDim > 0 && vocab > 0 && ffn > 0 && context > 0;
+    }
 };
+// The architectures whose shape needs the DeltaNet sizes: their layers are not all attention.
+bool isHybridArchitecture(const QString& architecture);
 
 struct CatalogVariant {
     QString familyId;      // "qwen3-8b"

@@ -6,7 +6,7 @@
 
 QString parametersText(const CatalogFamily& family)
 {
-    // The shape's count is an attention-only model's: a coming architecture is not counted that way.
+    // The shape's count knows the architectures Hearth runs: a coming one is not counted that way.
     const quint64 count = family.parameters > 0          ? quint64(family.parameters)
                           : family.requiresArch.isEmpty() ? shapeParameterCount(family.shape)
                                                           : 0;
@@ -47,6 +47,7 @@ QVariant CatalogVariantModel::data(const QModelIndex& index, int role) const
     case RequiresRole: return v.requiresArch;
     case FitReadyRole: return r.fitReady;
     case VerdictRole: return QString::fromLatin1(fitVerdictName(r.fit.verdict));
+    case SizesUnknownRole: return r.fit.sizesUnknown;
     case NeedsFreeingRole: return r.fit.needsFreeing;
     case EstimatedBytesRole: return double(r.fit.totalBytes);
     case WeightsBytesRole: return double(r.fit.weightsBytes);
@@ -75,6 +76,7 @@ QHash<int, QByteArray> CatalogVariantModel::roleNames() const
             {LicenseUrlRole, "licenseUrl"},     {SourceUrlRole, "sourceUrl"},
             {ComingRole, "coming"},             {RequiresRole, "requires"},
             {FitReadyRole, "fitReady"},         {VerdictRole, "verdict"},
+            {SizesUnknownRole, "sizesUnknown"},
             {NeedsFreeingRole, "needsFreeing"}, {EstimatedBytesRole, "estimatedBytes"},
             {WeightsBytesRole, "weightsBytes"}, {ContextRole, "context"},
             {MaxContextRole, "maxContext"},     {SpeedRole, "speed"},

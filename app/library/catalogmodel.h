@@ -46,6 +46,7 @@ public:
         RequiresRole,
         FitReadyRole,
         VerdictRole,        // "fits", "tight", "no", "unknown"
+        SizesUnknownRole,   // "unknown" because the catalog does not know the model's sizes
         NeedsFreeingRole,   // tight because other programs hold memory now
         EstimatedBytesRole, // at the chosen context
         WeightsBytesRole,

@@ -53,17 +53,42 @@ hearth::ModelShape engineShape(const CatalogShape& s)
     shape.ffn = s.ffn;
     shape.contextLength = s.context;
     shape.tiedEmbeddings = s.tiedEmbeddings;
+    shape.ropeDims = s.ropeDims;
+    shape.linearKeyHeads = s.linearKeyHeads;
+    shape.linearValueHeads = s.linearValueHeads;
+    shape.linearKeyDim = s.linearKeyDim;
+    shape.linearValueDim = s.linearValueDim;
+    if (s.linearConvKernel > 0) // else the engine's default
+        shape.linearConvKernel = s.linearConvKernel;
+    if (s.fullAttentionInterval > 0)
+        shape.fullAttentionInterval = s.fullAttentionInterval;
     return shape;
 }
 
 quint64 shapeParameterCount(const CatalogShape& s)
 {
-    const quint64 hidden = quint64(qMax(s.hidden, 0)), q = quint64(qMax(s.heads * s.headDim, 0));
-    const quint64 kv = quint64(qMax(s.kvHeads * s.headDim, 0));
-    const quint64 attention = hidden * q * 2 + hidden * kv * 2; // Q and O, K and V
-    const quint64 feedForward = 3 * hidden * quint64(qMax(s.ffn, 0));
-    const quint64 embeddings = quint64(qMax(s.vocab, 0)) * hidden * (s.tiedEmbeddings ? 1 : 2);
-    return quint64(qMax(s.layers, 0)) * (attention + feedForward) + embeddings;
+    if (!s.sizesKnown())
+        return 0;
+    const quint64 hidden = quint64(s.hidden), q = quint64(s.heads) * quint64(s.headDim);
+    const quint64 kv = quint64(s.kvHeads) * quint64(s.headDim);
+    // Q and O, K and V; a hybrid's gated attention projects a gate beside each query.
+    const quint64 attention = hidden * q * (s.hybrid() ? 3 : 2) + hidden * kv * 2;
+    const quint64 feedForward = 3 * hidden * quint64(s.ffn);
+    const quint64 embeddings = quint64(s.vocab) * hidden * (s.tiedEmbeddings ? 1 : 2);
+    quint64 layers = quint64(s.layers) * (attention + feedForward);
+    if (s.hybrid()) {
+        // The DeltaNet layers: q|k|v and the gate z in, b and a per value head, the output back,
+        // the conv's weights over q|k|v.
+        const int interval = s.fullAttentionInterval > 0 ? s.fullAttentionInterval : 4;
+        const quint64 deltaNetLayers = quint64(s.layers - s.layers / interval);
+        const quint64 keys = quint64(s.linearKeyHeads) * quint64(s.linearKeyDim);
+        const quint64 values = quint64(s.linearValueHeads) * quint64(s.linearValueDim);
+        const quint64 conv = quint64(s.linearConvKernel > 0 ? s.linearConvKernel : 4);
+        const quint64 deltaNet = hidden * (2 * keys + values) + hidden * values + 2 * hidden * quint64(s.linearValueHeads) +
+                                 values * hidden + conv * (2 * keys + values);
+        layers += deltaNetLayers * (deltaNet - attention);
+    }
+    return layers + embeddings;
 }
 
 FitVerdict classifyFit(quint64 total, quint64 available, quint64 deviceTotal, quint64 budget)
@@ -96,6 +121,11 @@ VariantFit estimateVariantFit(const CatalogFamily& family, const CatalogVariant&
     fit.context = target.context > 0 ? std::min(target.context, trained) : std::min(trained, 4096);
     if (!variant.requiresArch.isEmpty()) {
         fit.error = QStringLiteral("needs the %1 architecture, which this Hearth does not run yet").arg(variant.requiresArch);
+        return fit;
+    }
+    if (!family.shape.sizesKnown()) {
+        fit.sizesUnknown = true;
+        fit.error = QStringLiteral("the catalog does not know this model's sizes, so its memory cannot be estimated");
         return fit;
     }
     hearth::MemoryEstimateParams p;

@@ -13,7 +13,8 @@
 #include "hearth/memory.h"
 
 enum class FitVerdict {
-    Unknown,    // no estimate: the architecture is not supported yet, or the shape is incomplete
+    Unknown,    // no estimate: the architecture is not supported yet, the catalog does not know the
+                // model's sizes (VariantFit::sizesUnknown), or the engine refused the shape
     Fits,
     Tight,      // fits, but with little to spare, or only once other programs free memory
     DoesNotFit, // more than the device holds at the chosen context
@@ -47,6 +48,7 @@ const char* speedClassName(SpeedClass speed); // "unknown", "fast", "usable", "s
 struct VariantFit {
     FitVerdict verdict = FitVerdict::Unknown;
     QString error;             // why there is no estimate (the engine's words)
+    bool sizesUnknown = false; // Unknown because the catalog lacks sizes: nothing to estimate from
     int context = 0;           // the context the figures are for
     quint64 totalBytes = 0;    // weights, KV cache, workspace, device context at `context`
     quint64 weightsBytes = 0;
@@ -72,5 +74,6 @@ int recommendedVariant(const CatalogFamily& family, const QList<VariantFit>& fit
 
 // The engine's shape from the catalog's.
 hearth::ModelShape engineShape(const CatalogShape& shape);
-// The parameter count the shape implies (attention, feed-forward, embeddings and head).
+// The parameter count the shape implies (attention or Gated DeltaNet mixers, feed-forward,
+// embeddings and head); 0 when a size is unknown.
 quint64 shapeParameterCount(const CatalogShape& shape);

@@ -56,6 +56,7 @@ QJsonObject variantFitJson(const VariantFit& fit, bool gpu)
                   {QStringLiteral("context"), fit.context}};
     if (fit.verdict == FitVerdict::Unknown) {
         o[QStringLiteral("error")] = fit.error;
+        o[QStringLiteral("sizesUnknown")] = fit.sizesUnknown;
         return o;
     }
     o[QStringLiteral("estimatedBytes")] = double(fit.totalBytes);

@@ -3,7 +3,10 @@
 // would write, and the estimate runs on that table exactly as on a file's.
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "hearth/memory.h"
@@ -15,13 +18,39 @@
 namespace hearth {
 namespace {
 
-Status checkShape(const ModelShape& s) {
-    const std::pair<const char*, int32_t> sizes[] = {
-        {"vocabSize", s.vocabSize}, {"hidden", s.hidden}, {"layers", s.layers}, {"heads", s.heads},
-        {"kvHeads", s.kvHeads},     {"headDim", s.headDim}, {"ffn", s.ffn},     {"contextLength", s.contextLength}};
+Status checkSizes(std::initializer_list<std::pair<const char*, int32_t>> sizes) {
     for (const auto& [name, value] : sizes)
         if (value <= 0) return invalidArgument(std::string("the shape's ") + name + " must be > 0, got " + std::to_string(value));
     return Status::ok();
+}
+
+Status checkShape(const ModelShape& s) {
+    HEARTH_TRY(checkSizes({{"vocabSize", s.vocabSize}, {"hidden", s.hidden}, {"layers", s.layers}, {"heads", s.heads},
+                           {"kvHeads", s.kvHeads}, {"headDim", s.headDim}, {"ffn", s.ffn},
+                           {"contextLength", s.contextLength}}));
+    if (s.ropeDims < 0 || s.ropeDims > s.headDim || s.ropeDims % 2 != 0)
+        return invalidArgument("the shape's ropeDims must be even and at most headDim (" + std::to_string(s.headDim) +
+                               "), got " + std::to_string(s.ropeDims));
+    return Status::ok();
+}
+
+// The Gated DeltaNet sizes of a hybrid shape: each must be given.
+Status checkDeltaNetShape(const ModelShape& s) {
+    HEARTH_TRY(checkSizes({{"linearKeyHeads", s.linearKeyHeads}, {"linearValueHeads", s.linearValueHeads},
+                           {"linearKeyDim", s.linearKeyDim}, {"linearValueDim", s.linearValueDim},
+                           {"linearConvKernel", s.linearConvKernel}}));
+    if (s.linearValueHeads % s.linearKeyHeads != 0)
+        return invalidArgument("the shape's linearValueHeads (" + std::to_string(s.linearValueHeads) +
+                               ") must be a multiple of linearKeyHeads (" + std::to_string(s.linearKeyHeads) + ")");
+    if (s.fullAttentionInterval < 1 || s.fullAttentionInterval > s.layers)
+        return invalidArgument("the shape's fullAttentionInterval must be 1 to layers (" + std::to_string(s.layers) +
+                               "), got " + std::to_string(s.fullAttentionInterval));
+    return Status::ok();
+}
+
+bool hasDeltaNetLayers(const ModelConfig& c) {
+    return std::any_of(c.layerKinds.begin(), c.layerKinds.end(),
+                       [](const LayerKind& k) { return k.mixer == Mixer::GatedDeltaNet; });
 }
 
 Result<ModelConfig> configOf(const ModelShape& s) {
@@ -42,14 +71,21 @@ Result<ModelConfig> configOf(const ModelShape& s) {
     c.ffn = s.ffn;
     c.contextLength = s.contextLength;
     c.tiedEmbeddings = s.tiedEmbeddings;
-    c.rope.dims = s.headDim;
-    // A shape has no field for recurrent layers' sizes: such models are estimated from a file.
+    c.rope.dims = s.ropeDims > 0 ? s.ropeDims : s.headDim;
+    // Whether the architecture has DeltaNet layers: what its conventions make of a shape with no
+    // layer list (their status is not asked: they refuse the sizes this probe leaves out).
+    ModelConfig probe = c;
+    (void)spec->conventions(probe, ModelFormat::Gguf, nullptr, c.name);
+    if (hasDeltaNetLayers(probe)) {
+        HEARTH_TRY(checkDeltaNetShape(s));
+        // As a GGUF of the shape would hold them (value heads tiled), the layer kinds as its
+        // full_attention_interval says.
+        c.deltaNet = {s.linearKeyHeads, s.linearValueHeads, s.linearKeyDim, s.linearValueDim, s.linearConvKernel,
+                      ValueHeadOrder::Tiled};
+        arch::hybridLayers(c, s.fullAttentionInterval);
+    }
     if (const Status set = spec->conventions(c, ModelFormat::Gguf, nullptr, c.name); !set.isOk())
-        return unsupported("architecture '" + s.architecture + "' cannot be estimated from a shape: " + set.message());
-    for (const LayerKind& kind : c.layerKinds)
-        if (kind.mixer != Mixer::Attention)
-            return unsupported("architecture '" + s.architecture + "' has " + mixerName(kind.mixer) +
-                               " layers, which a shape cannot describe; estimate from its file");
+        return invalidArgument("architecture '" + s.architecture + "' cannot be estimated from this shape: " + set.message());
     return c;
 }
 

@@ -1,6 +1,7 @@
 // estimateMemoryForShape through the public headers: a shape's estimate equals the estimate of a
-// file of that shape and preset, a described GPU is judged by its own figures (none need be
-// present), and malformed shapes are refused with the field named.
+// file of that shape and preset (attention-only and hybrid Gated DeltaNet), a described GPU is
+// judged by its own figures (none need be present), Qwen3.5-27B's KV cache and recurrent state are
+// what its sizes make, and malformed shapes are refused with the field named.
 #include <filesystem>
 
 #include "check.h"
@@ -32,7 +33,49 @@ ModelShape tinyQwen3() {
 
 // Qwen3-8B's config.json.
 ModelShape qwen3_8b() {
-    ModelShape s{"qwen3", 151936, 4096, 36, 32, 8, 128, 12288, 40960, false};
+    ModelShape s;
+    s.architecture = "qwen3";
+    s.vocabSize = 151936;
+    s.hidden = 4096;
+    s.layers = 36;
+    s.heads = 32;
+    s.kvHeads = 8;
+    s.headDim = 128;
+    s.ffn = 12288;
+    s.contextLength = 40960;
+    return s;
+}
+
+// synthShapes()' "tiny-qwen35": tiny-qwen3's sizes, a quarter of each head rotated, and Gated
+// DeltaNet layers of 2 key and 4 value heads of 64 (conv 4, every 4th layer attention).
+ModelShape tinyQwen35() {
+    ModelShape s = tinyQwen3();
+    s.architecture = "qwen35";
+    s.ropeDims = 16;
+    s.linearKeyHeads = 2;
+    s.linearValueHeads = 4;
+    s.linearKeyDim = 64;
+    s.linearValueDim = 64;
+    return s;
+}
+
+// Qwen3.5-27B's text config (../shared/reference/engines.md §4a).
+ModelShape qwen35_27b() {
+    ModelShape s;
+    s.architecture = "qwen35";
+    s.vocabSize = 248320;
+    s.hidden = 5120;
+    s.layers = 64;
+    s.heads = 24;
+    s.kvHeads = 4;
+    s.headDim = 256;
+    s.ffn = 17408;
+    s.contextLength = 262144;
+    s.ropeDims = 64;
+    s.linearKeyHeads = 16;
+    s.linearValueHeads = 48;
+    s.linearKeyDim = 128;
+    s.linearValueDim = 128;
     return s;
 }
 
@@ -46,26 +89,32 @@ DeviceInfo gpu(double totalGiB, double freeGiB) {
 }
 
 // The same numbers as for the file synth writes in that shape and preset.
-void checkMatchesFile(const std::string& preset) {
+void checkMatchesFile(const std::string& synthShape, const ModelShape& shape, const std::string& preset) {
     SynthModelParams p;
-    p.shape = "tiny-qwen3";
+    p.shape = synthShape;
     p.preset = preset;
     p.threads = 2;
-    p.outputPath = (g_dir / (preset + ".gguf")).string();
+    p.outputPath = (g_dir / (synthShape + "-" + preset + ".gguf")).string();
     CHECK_OK(synthesizeModel(p));
     auto file = estimateMemory({.path = p.outputPath, .contextLength = 1024, .device = DeviceKind::Cpu});
     CHECK_OK(file);
     if (!file.isOk()) return;
-    auto shape = estimateMemoryForShape(tinyQwen3(), {.contextLength = 1024, .quant = preset}, file->device);
-    CHECK_OK(shape);
-    if (!shape.isOk()) return;
-    CHECK_EQ(shape->weightsBytes, file->weightsBytes);
-    CHECK_EQ(shape->kvCacheBytes, file->kvCacheBytes);
-    CHECK_EQ(shape->workspaceBytes, file->workspaceBytes);
-    CHECK_EQ(shape->decode.weights, file->decode.weights);
-    CHECK_EQ(shape->totalBytes(), file->totalBytes());
-    CHECK_EQ(shape->largestContext, file->largestContext);
-    CHECK_EQ(shape->device.name, file->device.name);
+    auto estimate = estimateMemoryForShape(shape, {.contextLength = 1024, .quant = preset}, file->device);
+    CHECK_OK(estimate);
+    if (!estimate.isOk()) return;
+    const MemoryEstimate* e = &*estimate;
+    CHECK_EQ(e->weightsBytes, file->weightsBytes);
+    CHECK_EQ(e->kvCacheBytes, file->kvCacheBytes);
+    CHECK_EQ(e->recurrentStateBytes, file->recurrentStateBytes);
+    CHECK_EQ(e->workspaceBytes, file->workspaceBytes);
+    CHECK_EQ(e->decode.weights, file->decode.weights);
+    CHECK_EQ(e->decode.kvPerPosition, file->decode.kvPerPosition);
+    CHECK_EQ(e->decode.recurrentState, file->decode.recurrentState);
+    CHECK_EQ(e->totalBytes(), file->totalBytes());
+    CHECK_EQ(e->largestContext, file->largestContext);
+    CHECK_EQ(e->device.name, file->device.name);
+    // A hybrid model keeps a recurrent state, an attention-only one none.
+    CHECK_EQ(e->recurrentStateBytes > 0, shape.linearKeyHeads > 0);
 }
 
 void checkDescribedGpu() {
@@ -108,11 +157,74 @@ void checkDescribedGpu() {
     }
 }
 
+// Qwen3.5-27B by its own arithmetic: the KV cache of the 16 attention layers only, the recurrent
+// and conv state of the 48 DeltaNet layers; the layer kinds follow fullAttentionInterval.
+void checkHybridShape() {
+    const ModelShape s = qwen35_27b();
+    auto cpu = estimateMemoryForShape(s, {.contextLength = 32768, .quant = "Q4_K_M"},
+                                      {.kind = DeviceKind::Cpu, .name = "described CPU", .totalBytes = 64ull << 30,
+                                       .freeBytes = 60ull << 30});
+    CHECK_OK(cpu);
+    if (!cpu.isOk()) return;
+    CHECK_EQ(cpu->decode.kvPerPosition, uint64_t(16) * 2 * 4 * 256 * 2); // f16 K and V
+    CHECK_EQ(cpu->kvCacheBytes, cpu->decode.kvPerPosition * 32768);
+    // Per layer: a 128 x 128 fp32 state per value head, and 3 inputs of the q|k|v conv channels.
+    const uint64_t perLayer = (uint64_t(48) * 128 * 128 + 3 * (2 * 16 * 128 + 48 * 128)) * 4;
+    CHECK_EQ(cpu->decode.recurrentState, 48 * perLayer);
+    // The session holds the live state and whole copies of it (the CPU's checkpoints).
+    CHECK(cpu->recurrentStateBytes >= 48 * perLayer && cpu->recurrentStateBytes % (48 * perLayer) == 0);
+    CHECK(cpu->weightsBytes > (14ull << 30) && cpu->weightsBytes < (18ull << 30)); // ~16 GB at Q4_K_M
+    auto card = estimateMemoryForShape(s, {.contextLength = 32768, .quant = "Q4_K_M"}, gpu(24, 23.5));
+    CHECK_OK(card);
+    if (card.isOk()) {
+        CHECK(card->fits);
+        CHECK(card->recurrentStateBytes >= 48 * perLayer);
+        CHECK(card->largestContext > 32768 && card->largestContext < s.contextLength);
+    }
+    // Every second layer attention: twice the KV cache, two thirds of the recurrent state.
+    ModelShape denser = tinyQwen35();
+    auto quarter = estimateMemoryForShape(denser, {.contextLength = 1024, .quant = "Q8_0"}, gpu(24, 20));
+    denser.fullAttentionInterval = 2;
+    auto half = estimateMemoryForShape(denser, {.contextLength = 1024, .quant = "Q8_0"}, gpu(24, 20));
+    CHECK_OK(quarter);
+    CHECK_OK(half);
+    if (quarter.isOk() && half.isOk()) {
+        CHECK_EQ(half->decode.kvPerPosition, 2 * quarter->decode.kvPerPosition);
+        CHECK_EQ(3 * half->decode.recurrentState, 2 * quarter->decode.recurrentState);
+    }
+}
+
 void checkRefusals() {
     const DeviceInfo device = gpu(24, 20);
+    // A hybrid architecture needs each DeltaNet size: the message names the one missing.
     ModelShape s = tinyQwen3();
     s.architecture = "qwen35";
-    CHECK_ERR(estimateMemoryForShape(s, {.quant = "Q8_0"}, device), StatusCode::Unsupported, "qwen35");
+    CHECK_ERR(estimateMemoryForShape(s, {.quant = "Q8_0"}, device), StatusCode::InvalidArgument, "linearKeyHeads");
+    s = tinyQwen35();
+    s.linearValueDim = 0;
+    CHECK_ERR(estimateMemoryForShape(s, {.quant = "Q8_0"}, device), StatusCode::InvalidArgument, "linearValueDim");
+    s = tinyQwen35();
+    s.linearConvKernel = 0;
+    CHECK_ERR(estimateMemoryForShape(s, {.quant = "Q8_0"}, device), StatusCode::InvalidArgument, "linearConvKernel");
+    s = tinyQwen35();
+    s.linearValueHeads = 5;
+    CHECK_ERR(estimateMemoryForShape(s, {.quant = "Q8_0"}, device), StatusCode::InvalidArgument, "multiple");
+    s = tinyQwen35();
+    s.fullAttentionInterval = 0;
+    CHECK_ERR(estimateMemoryForShape(s, {.quant = "Q8_0"}, device), StatusCode::InvalidArgument, "fullAttentionInterval");
+    s.fullAttentionInterval = 5; // more than the 4 layers: no attention layer at all
+    CHECK_ERR(estimateMemoryForShape(s, {.quant = "Q8_0"}, device), StatusCode::InvalidArgument, "fullAttentionInterval");
+    s = tinyQwen35();
+    s.ropeDims = 15;
+    CHECK_ERR(estimateMemoryForShape(s, {.quant = "Q8_0"}, device), StatusCode::InvalidArgument, "ropeDims");
+    // An attention-only architecture does not use them.
+    s = tinyQwen3();
+    s.fullAttentionInterval = 0;
+    s.linearConvKernel = 0;
+    CHECK_OK(estimateMemoryForShape(s, {.quant = "Q8_0"}, device));
+    s = tinyQwen3();
+    s.architecture = "mamba2";
+    CHECK_ERR(estimateMemoryForShape(s, {.quant = "Q8_0"}, device), StatusCode::Unsupported, "mamba2");
     s = tinyQwen3();
     s.hidden = 0;
     CHECK_ERR(estimateMemoryForShape(s, {.quant = "Q8_0"}, device), StatusCode::InvalidArgument, "hidden");
@@ -130,9 +242,12 @@ void checkRefusals() {
 int main() {
     test::announce("shape_estimate", "cpu");
     g_dir = test::scratchDir("api_shape_estimate");
-    checkMatchesFile("Q8_0");
-    checkMatchesFile("Q4_K_M");
+    checkMatchesFile("tiny-qwen3", tinyQwen3(), "Q8_0");
+    checkMatchesFile("tiny-qwen3", tinyQwen3(), "Q4_K_M");
+    checkMatchesFile("tiny-qwen35", tinyQwen35(), "Q8_0");
+    checkMatchesFile("tiny-qwen35", tinyQwen35(), "Q4_K_M");
     checkDescribedGpu();
+    checkHybridShape();
     checkRefusals();
     return test::finish();
 }

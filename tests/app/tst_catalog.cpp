@@ -31,6 +31,27 @@ QByteArray bytes(const QJsonObject& o)
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
+// validCatalog() as a qwen35 family: 8 layers, every 4th attention, DeltaNet 4 key / 8 value heads.
+QByteArray hybridCatalog()
+{
+    QJsonObject o = validCatalog();
+    QJsonArray families = o["families"].toArray();
+    QJsonObject family = families[0].toObject();
+    QJsonObject shape = family["shape"].toObject();
+    shape["architecture"] = "qwen35";
+    shape["layers"] = 8;
+    shape["ropeDims"] = 4;
+    shape["linearKeyHeads"] = 4;
+    shape["linearValueHeads"] = 8;
+    shape["linearKeyDim"] = 16;
+    shape["linearValueDim"] = 16;
+    shape["fullAttentionInterval"] = 4;
+    family["shape"] = shape;
+    families[0] = family;
+    o["families"] = families;
+    return bytes(o);
+}
+
 // Sets the value at `path` ("families/0/variants/0/files/0/path"); an undefined value removes it.
 QJsonValue edited(const QJsonValue& node, QStringList path, const QJsonValue& value)
 {
@@ -90,12 +111,15 @@ void TestCatalog::builtInCatalog()
         QVERIFY2(catalog.family(QString::fromLatin1(id)), id);
     int smallerQwen35 = 0;
     for (const CatalogFamily& f : catalog.families()) {
-        if (f.id.startsWith(QStringLiteral("qwen3.5-")) && f.id != QStringLiteral("qwen3.5-27b"))
-            ++smallerQwen35;
-        // qwen35 is not run yet: those are "coming"; everything else has a shape to estimate from.
-        QCOMPARE(f.requiresArch.isEmpty(), f.shape.architecture != QStringLiteral("qwen35"));
-        if (f.requiresArch.isEmpty())
-            QVERIFY2(f.shape.layers > 0 && f.shape.hidden > 0 && f.shape.context > 0 && f.shape.vocab > 0, qPrintable(f.id));
+        const bool smaller = f.id.startsWith(QStringLiteral("qwen3.5-")) && f.id != QStringLiteral("qwen3.5-27b");
+        smallerQwen35 += smaller ? 1 : 0;
+        // Hearth runs every architecture of the catalog; only the smaller Qwen3.5 sizes are unknown.
+        QVERIFY2(f.requiresArch.isEmpty(), qPrintable(f.id));
+        QCOMPARE(f.shape.sizesKnown(), !smaller);
+        if (f.shape.architecture == QStringLiteral("qwen35") && !smaller)
+            QVERIFY2(f.shape.linearKeyHeads > 0 && f.shape.linearValueHeads > 0 && f.shape.linearKeyDim > 0 &&
+                         f.shape.linearValueDim > 0,
+                     qPrintable(f.id));
         for (const CatalogVariant& v : f.variants) {
             QVERIFY(!v.license.isEmpty());
             QVERIFY(isSafeFileName(v.localName()));
@@ -104,7 +128,15 @@ void TestCatalog::builtInCatalog()
         }
     }
     QVERIFY(smallerQwen35 >= 2);
-    QVERIFY(!catalog.family(QStringLiteral("qwen3.6-27b"))->requiresArch.isEmpty());
+    // Qwen3.6-27B: the qwen35 sizes of engines.md §4a, DeltaNet included.
+    const CatalogShape& q36 = catalog.family(QStringLiteral("qwen3.6-27b"))->shape;
+    QCOMPARE(q36.layers, 64);
+    QCOMPARE(q36.linearKeyHeads, 16);
+    QCOMPARE(q36.linearValueHeads, 48);
+    QCOMPARE(q36.linearKeyDim, 128);
+    QCOMPARE(q36.linearValueDim, 128);
+    QCOMPARE(q36.fullAttentionInterval, 4);
+    QCOMPARE(q36.ropeDims, 64);
     // A published hash comes with the commit it belongs to, so that the download matches it.
     const CatalogVariant* pinned = catalog.resolve(QStringLiteral("qwen3-32b:Q4_K_M"));
     QVERIFY(pinned);
@@ -145,13 +177,39 @@ void TestCatalog::validCatalogParses()
     QCOMPARE(v.license, QStringLiteral("apache-2.0")); // from the family
     QCOMPARE(v.revision, QStringLiteral("main"));
     QCOMPARE(v.totalBytes(), qint64(1000));
+    QVERIFY(catalog.families().first().shape.sizesKnown());
     // Upper-case hashes are the same hash; a coming model may not know its sizes.
     QJsonObject o = edited(validCatalog(), (kFile + "sha256").split('/'), QString(64, QLatin1Char('A'))).toObject();
-    o = edited(o, QStringLiteral("families/0/requires").split('/'), "qwen35").toObject();
-    o = edited(o, QStringLiteral("families/0/shape").split('/'), QJsonObject{{"architecture", "qwen35"}}).toObject();
+    o = edited(o, QStringLiteral("families/0/requires").split('/'), "mamba2").toObject();
+    o = edited(o, QStringLiteral("families/0/shape").split('/'), QJsonObject{{"architecture", "mamba2"}}).toObject();
     QVERIFY2(catalog.parse(bytes(o), &error), qPrintable(error));
     QCOMPARE(catalog.families().first().variants.first().files.first().sha256, QString(64, QLatin1Char('a')));
-    QCOMPARE(catalog.families().first().variants.first().requiresArch, QStringLiteral("qwen35"));
+    QCOMPARE(catalog.families().first().variants.first().requiresArch, QStringLiteral("mamba2"));
+    // A model Hearth runs whose sizes are not known (absent or null) is offered without them.
+    for (const QJsonValue& unknown : {QJsonValue(QJsonValue::Undefined), QJsonValue()}) {
+        QJsonObject shape = validCatalog()["families"][0]["shape"].toObject();
+        for (const char* key : {"layers", "hidden", "heads", "kvHeads", "headDim", "vocab", "ffn", "context"}) {
+            if (unknown.isUndefined())
+                shape.remove(QString::fromLatin1(key));
+            else
+                shape.insert(QString::fromLatin1(key), unknown);
+        }
+        shape.insert(QStringLiteral("layers"), 24); // a size that is known stays
+        QVERIFY2(catalog.parse(bytes(edited(validCatalog(), {"families", "0", "shape"}, shape).toObject()), &error),
+                 qPrintable(error));
+        const CatalogFamily& f = catalog.families().first();
+        QVERIFY(f.requiresArch.isEmpty());
+        QCOMPARE(f.shape.layers, 24);
+        QVERIFY(!f.shape.sizesKnown());
+    }
+    // A hybrid architecture's DeltaNet sizes are read; unknown attention sizes need none.
+    QVERIFY2(catalog.parse(hybridCatalog(), &error), qPrintable(error));
+    const CatalogShape& hybrid = catalog.families().first().shape;
+    QVERIFY(hybrid.sizesKnown() && hybrid.hybrid());
+    QCOMPARE(hybrid.linearValueHeads, 8);
+    QCOMPARE(hybrid.fullAttentionInterval, 4);
+    QCOMPARE(hybrid.linearConvKernel, 0); // not stated: the engine's default
+    QVERIFY2(catalog.parse(with("families/0/shape", QJsonObject{{"architecture", "qwen35"}}), &error), qPrintable(error));
 }
 
 void TestCatalog::malformedCatalogs_data()
@@ -174,7 +232,21 @@ void TestCatalog::malformedCatalogs_data()
     QTest::newRow("no license") << with("families/0/license", none) << QStringLiteral("(fam).license") << QStringLiteral("missing");
     QTest::newRow("http licence") << with("families/0/licenseUrl", "http://x.org/l") << QStringLiteral("(fam).licenseUrl") << QStringLiteral("https");
     QTest::newRow("no shape") << with("families/0/shape", none) << QStringLiteral("(fam).shape") << QStringLiteral("missing");
-    QTest::newRow("no layers") << with("families/0/shape/layers", none) << QStringLiteral("(fam).shape.layers") << QStringLiteral("missing");
+    QTest::newRow("misspelt size") << with("families/0/shape/kvheads", 2) << QStringLiteral("(fam).shape.kvheads") << QStringLiteral("not a shape field");
+    QTest::newRow("no architecture") << with("families/0/shape/architecture", none) << QStringLiteral("shape.architecture") << QStringLiteral("missing");
+    QTest::newRow("odd rope") << with("families/0/shape/ropeDims", 7) << QStringLiteral("shape.ropeDims") << QStringLiteral("even");
+    QTest::newRow("rope over head") << with("families/0/shape/ropeDims", 32) << QStringLiteral("shape.ropeDims") << QStringLiteral("headDim");
+    QTest::newRow("deltanet on qwen3") << with("families/0/shape/linearKeyHeads", 4) << QStringLiteral("shape.linearKeyHeads") << QStringLiteral("no Gated DeltaNet");
+    const auto hybridWith = [](const QString& key, const QJsonValue& value) {
+        QJsonObject o = QJsonDocument::fromJson(hybridCatalog()).object();
+        return bytes(edited(o, (QStringLiteral("families/0/shape/") + key).split('/'), value).toObject());
+    };
+    QTest::newRow("hybrid without key heads") << hybridWith("linearKeyHeads", none) << QStringLiteral("shape.linearKeyHeads") << QStringLiteral("missing");
+    QTest::newRow("hybrid null value dim") << hybridWith("linearValueDim", QJsonValue()) << QStringLiteral("shape.linearValueDim") << QStringLiteral("missing");
+    QTest::newRow("hybrid value heads") << hybridWith("linearValueHeads", 6) << QStringLiteral("shape.linearValueHeads") << QStringLiteral("multiple");
+    QTest::newRow("hybrid zero kernel") << hybridWith("linearConvKernel", 0) << QStringLiteral("shape.linearConvKernel") << QStringLiteral("out of range");
+    QTest::newRow("hybrid interval") << hybridWith("fullAttentionInterval", 9) << QStringLiteral("shape.fullAttentionInterval") << QStringLiteral("layers");
+    QTest::newRow("hybrid key dim text") << hybridWith("linearKeyDim", "128") << QStringLiteral("shape.linearKeyDim") << QStringLiteral("number");
     QTest::newRow("negative layers") << with("families/0/shape/layers", -2) << QStringLiteral("shape.layers") << QStringLiteral("out of range");
     QTest::newRow("fractional hidden") << with("families/0/shape/hidden", 64.5) << QStringLiteral("shape.hidden") << QStringLiteral("whole number");
     QTest::newRow("heads") << with("families/0/shape/heads", 5) << QStringLiteral("shape.heads") << QStringLiteral("multiple");

@@ -58,6 +58,8 @@ private slots:
     void estimatesOnAFixedGpu();
     void budgetAndFreedMemory();
     void recommendation();
+    void hybridModelsAreEstimated();
+    void unknownSizesHaveNoEstimate();
     void comingModelsHaveNoEstimate();
     void cpuSpeedClass();
 
@@ -177,18 +179,76 @@ void TestFitAdvisor::recommendation()
     QCOMPARE(recommendedVariant(*m_qwen8, fitsOf(*m_qwen8, target)), -1);
 }
 
+// Qwen3.6-27B (qwen35: 48 Gated DeltaNet + 16 attention layers) gets the engine's estimate.
+void TestFitAdvisor::hybridModelsAreEstimated()
+{
+    const CatalogFamily* family = m_catalog.family(QStringLiteral("qwen3.6-27b"));
+    QVERIFY(family);
+    // engines.md §4a's arithmetic: 26.9 B parameters in the text model.
+    QVERIFY2(qAbs(double(shapeParameterCount(family->shape)) - 26.90e9) < 0.02e9,
+             qPrintable(QString::number(shapeParameterCount(family->shape))));
+    const int q4 = indexOfQuant(*family, QStringLiteral("Q4_K_M"));
+    QVERIFY(q4 >= 0);
+    FitTarget target;
+    target.context = 32768;
+    target.device = gpu(24, 23.5); // a 24 GB card: ~16 GB of weights and a 32K context fit
+    const QList<VariantFit> fits = fitsOf(*family, target);
+    for (const VariantFit& f : fits) {
+        QVERIFY2(f.error.isEmpty(), qPrintable(f.error));
+        QVERIFY(f.verdict != FitVerdict::Unknown && !f.sizesUnknown);
+    }
+    QVERIFY(fits[q4].verdict == FitVerdict::Fits || fits[q4].verdict == FitVerdict::Tight);
+    QVERIFY(fits[q4].weightsBytes > quint64(14 * kGiB) && fits[q4].weightsBytes < quint64(18 * kGiB));
+    QVERIFY(fits[q4].maxContext > 32768 && fits[q4].maxContext < family->shape.context);
+    const int best = recommendedVariant(*family, fits);
+    QVERIFY(best >= 0);
+    QVERIFY(fits[best].maxContext >= kRecommendedContext);
+    // A 12 GB card holds no context beside the weights.
+    target.device = gpu(12, 11.5);
+    const VariantFit small = estimateVariantFit(*family, family->variants[q4], target);
+    QCOMPARE(small.verdict, FitVerdict::DoesNotFit);
+    QCOMPARE(small.maxContext, 0);
+}
+
+// The smaller Qwen3.5 sizes are offered, but the catalog does not know their sizes: no estimate,
+// said as such, and never recommended.
+void TestFitAdvisor::unknownSizesHaveNoEstimate()
+{
+    const CatalogFamily* family = m_catalog.family(QStringLiteral("qwen3.5-9b"));
+    QVERIFY(family);
+    QVERIFY(family->requiresArch.isEmpty());
+    QCOMPARE(shapeParameterCount(family->shape), quint64(0));
+    for (const hearth::DeviceInfo& device : {gpu(80, 79), cpu(64, 48)}) {
+        FitTarget target;
+        target.device = device;
+        const QList<VariantFit> fits = fitsOf(*family, target);
+        for (const VariantFit& f : fits) {
+            QCOMPARE(f.verdict, FitVerdict::Unknown);
+            QVERIFY(f.sizesUnknown);
+            QVERIFY2(f.error.contains(QStringLiteral("sizes")), qPrintable(f.error));
+            QCOMPARE(f.totalBytes, quint64(0));
+            QCOMPARE(f.maxContext, 0);
+        }
+        QCOMPARE(recommendedVariant(*family, fits), -1);
+    }
+}
+
+// An architecture Hearth does not run (`requires`): no estimate, and the reason names it.
 void TestFitAdvisor::comingModelsHaveNoEstimate()
 {
-    const CatalogFamily* coming = m_catalog.family(QStringLiteral("qwen3.6-27b"));
-    QVERIFY(coming);
+    CatalogFamily coming = *m_qwen8;
+    coming.requiresArch = QStringLiteral("mamba2");
+    for (CatalogVariant& v : coming.variants)
+        v.requiresArch = coming.requiresArch;
     FitTarget target;
     target.device = gpu(80, 79);
-    const QList<VariantFit> fits = fitsOf(*coming, target);
+    const QList<VariantFit> fits = fitsOf(coming, target);
     for (const VariantFit& f : fits) {
         QCOMPARE(f.verdict, FitVerdict::Unknown);
-        QVERIFY2(f.error.contains(QStringLiteral("qwen35")), qPrintable(f.error));
+        QVERIFY(!f.sizesUnknown);
+        QVERIFY2(f.error.contains(QStringLiteral("mamba2")), qPrintable(f.error));
     }
-    QCOMPARE(recommendedVariant(*coming, fits), -1);
+    QCOMPARE(recommendedVariant(coming, fits), -1);
 }
 
 void TestFitAdvisor::cpuSpeedClass()

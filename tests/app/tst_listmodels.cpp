@@ -118,10 +118,24 @@ void TestListModels::printsTheLibrary()
         }
     }
     QVERIFY(sawQ4);
-    const QJsonObject coming = familyOf(r, QStringLiteral("qwen3.6-27b"));
-    QVERIFY(coming.value(QStringLiteral("coming")).toBool());
-    QCOMPARE(coming.value(QStringLiteral("requires")).toString(), QStringLiteral("qwen35"));
-    QVERIFY(coming.value(QStringLiteral("recommended")).isNull());
+    // Qwen3.6-27B (qwen35) is offered and estimated; the 9B's sizes are unknown: said so, no figures.
+    const QJsonObject hybrid = familyOf(r, QStringLiteral("qwen3.6-27b"));
+    QVERIFY(!hybrid.value(QStringLiteral("coming")).toBool());
+    QVERIFY(hybrid.value(QStringLiteral("requires")).isNull());
+    for (const QJsonValue& v : hybrid.value(QStringLiteral("variants")).toArray()) {
+        const QJsonObject fit = v.toObject().value(QStringLiteral("fit")).toObject();
+        QVERIFY(QStringList({"fits", "tight", "no"}).contains(fit.value(QStringLiteral("verdict")).toString()));
+        QVERIFY(fit.value(QStringLiteral("estimatedBytes")).toDouble() > 0);
+    }
+    const QJsonObject unknown = familyOf(r, QStringLiteral("qwen3.5-9b"));
+    QVERIFY(!unknown.value(QStringLiteral("coming")).toBool());
+    QVERIFY(unknown.value(QStringLiteral("recommended")).isNull());
+    for (const QJsonValue& v : unknown.value(QStringLiteral("variants")).toArray()) {
+        const QJsonObject fit = v.toObject().value(QStringLiteral("fit")).toObject();
+        QCOMPARE(fit.value(QStringLiteral("verdict")).toString(), QStringLiteral("unknown"));
+        QVERIFY(fit.value(QStringLiteral("sizesUnknown")).toBool());
+        QVERIFY(!fit.contains(QStringLiteral("estimatedBytes")));
+    }
 }
 
 void TestListModels::badCatalogFailsWithItsField()

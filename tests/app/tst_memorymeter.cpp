@@ -2,11 +2,14 @@
 // backend with the model's RAM and why no GPU is used; fed reports give the categories, the
 // other processes' share and the reason codes; LiveStats follows a reply and computes the live
 // decode rate over the last second.
+#include <QDir>
 #include <QSignalSpy>
 #include <QTest>
 
 #include "apptestdata.h"
 #include "enginetestkit.h"
+#include "hearth/memory.h"
+#include "hearth/synth.h"
 #include "livestats.h"
 #include "memorymeter.h"
 
@@ -19,6 +22,7 @@ class TestMemoryMeter : public QObject
 private slots:
     void cpuBackendShowsRamAndReason();
     void gpuReportSplitsByCategory();
+    void hybridModelShowsItsRecurrentState();
     void reasonsFollowTheProbe_data();
     void reasonsFollowTheProbe();
     void historyKeepsFiveMinutes();
@@ -92,6 +96,40 @@ void TestMemoryMeter::gpuReportSplitsByCategory()
     crowded.report.device.freeBytes = 20ull << 30; // readings taken at different moments
     meter.apply(crowded);
     QCOMPARE(meter.otherProcessesBytes(), 0.0);
+}
+
+// A Qwen3.5-shaped model (Gated DeltaNet layers) keeps a recurrent state: the meter shows the
+// engine's figure as its own category, counted in Hearth's use.
+void TestMemoryMeter::hybridModelShowsItsRecurrentState()
+{
+    const QString path = QDir(apptest::scratchDir(QStringLiteral("memorymeter"))).filePath(QStringLiteral("hybrid.gguf"));
+    hearth::SynthModelParams p;
+    p.shape = "tiny-qwen35";
+    p.preset = "Q8_0";
+    p.threads = 2;
+    p.outputPath = path.toStdString();
+    const auto written = hearth::synthesizeModel(p);
+    QVERIFY2(written.isOk(), written.status().message().c_str());
+    EngineHost host;
+    MemoryMeter meter;
+    meter.setIntervalMs(100);
+    meter.setEngine(&host);
+    const LoadLog log = loadAndWait(host, cpuLoad(path), 30000);
+    QVERIFY2(log.ok, qPrintable(log.error.message));
+    QTRY_VERIFY_WITH_TIMEOUT(meter.isLoaded(), 30000);
+    const auto estimate = hearth::estimateMemory(path.toStdString(), 0, hearth::KvType::F16, hearth::DeviceKind::Cpu);
+    QVERIFY2(estimate.isOk(), estimate.status().message().c_str());
+    QVERIFY(estimate->recurrentStateBytes > 0);
+    QCOMPARE(meter.recurrentStateBytes(), double(estimate->recurrentStateBytes));
+    QCOMPARE(meter.usedBytes(), meter.weightsBytes() + meter.kvCacheBytes() + meter.recurrentStateBytes() +
+                                    meter.workspaceBytes() + meter.deviceContextBytes());
+    // A fed GPU report: the state is Hearth's, not another process's.
+    MemorySnapshot s = gpuSnapshot();
+    s.report.recurrentStateBytes = 1ull << 30;
+    meter.apply(s);
+    QCOMPARE(meter.recurrentStateBytes(), double(1ull << 30));
+    QCOMPARE(meter.usedBytes(), double(13ull << 30));
+    QCOMPARE(meter.otherProcessesBytes(), double(3ull << 30)); // 24 - 8 free - 13 Hearth's
 }
 
 void TestMemoryMeter::reasonsFollowTheProbe_data()

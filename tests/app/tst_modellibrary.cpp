@@ -25,7 +25,8 @@ void touch(const QString& path, const QByteArray& content = "x")
     f.write(content);
 }
 
-// Two families: one the engine runs (two quants), one that is coming.
+// Four families: one the engine runs (two quants), one that is coming, a hybrid one (Qwen3.5-27B's
+// shape) and one of the same architecture whose sizes the catalog does not know.
 QByteArray testCatalog()
 {
     auto file = [](const QString& repo, const QString& path) {
@@ -40,11 +41,22 @@ QByteArray testCatalog()
                     {"files", QJsonArray{file("Q/M-GGUF", "Q8_0/m-Q8_0-00001-of-00002.gguf"),
                                          file("Q/M-GGUF", "Q8_0/m-Q8_0-00002-of-00002.gguf")}}}};
     const QJsonObject runs{{"id", "m"}, {"name", "M"}, {"license", "apache-2.0"}, {"shape", shape}, {"variants", variants}};
-    const QJsonObject coming{{"id", "c"}, {"name", "C"}, {"license", "apache-2.0"}, {"requires", "qwen35"},
-                             {"shape", QJsonObject{{"architecture", "qwen35"}}},
-                             {"variants", QJsonArray{QJsonObject{{"quant", "Q4_K_M"}, {"format", "gguf"},
-                                                                 {"files", QJsonArray{file("U/C-GGUF", "c-Q4_K_M.gguf")}}}}}};
-    return QJsonDocument(QJsonObject{{"schemaVersion", 1}, {"families", QJsonArray{runs, coming}}}).toJson();
+    const auto oneVariant = [&](const QString& repo, const QString& path) {
+        return QJsonArray{QJsonObject{{"quant", "Q4_K_M"}, {"format", "gguf"}, {"files", QJsonArray{file(repo, path)}}}};
+    };
+    const QJsonObject coming{{"id", "c"}, {"name", "C"}, {"license", "apache-2.0"}, {"requires", "mamba2"},
+                             {"shape", QJsonObject{{"architecture", "mamba2"}}},
+                             {"variants", oneVariant("U/C-GGUF", "c-Q4_K_M.gguf")}};
+    const QJsonObject hybridShape{{"architecture", "qwen35"}, {"layers", 64}, {"hidden", 5120}, {"heads", 24},
+                                  {"kvHeads", 4}, {"headDim", 256}, {"vocab", 248320}, {"ffn", 17408},
+                                  {"context", 262144}, {"ropeDims", 64}, {"linearKeyHeads", 16},
+                                  {"linearValueHeads", 48}, {"linearKeyDim", 128}, {"linearValueDim", 128}};
+    const QJsonObject hybrid{{"id", "h"}, {"name", "H"}, {"license", "apache-2.0"}, {"shape", hybridShape},
+                             {"variants", oneVariant("U/H-GGUF", "h-Q4_K_M.gguf")}};
+    const QJsonObject unknown{{"id", "u"}, {"name", "U"}, {"license", "apache-2.0"},
+                              {"shape", QJsonObject{{"architecture", "qwen35"}}},
+                              {"variants", oneVariant("U/U-GGUF", "u-Q4_K_M.gguf")}};
+    return QJsonDocument(QJsonObject{{"schemaVersion", 1}, {"families", QJsonArray{runs, coming, hybrid, unknown}}}).toJson();
 }
 
 hearth::DeviceInfo gpu24()
@@ -126,7 +138,7 @@ void TestModelLibrary::catalogRowsWithFits()
     QCOMPARE(m_library->deviceName(), QStringLiteral("test GPU"));
     QVERIFY(!m_library->cpuOnly());
     const CatalogVariantModel* rows = m_library->variants();
-    QCOMPARE(rows->rowCount(), 3);
+    QCOMPARE(rows->rowCount(), 5);
     QVERIFY(role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::FitReadyRole).toBool());
     QCOMPARE(role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::VerdictRole).toString(), QStringLiteral("fits"));
     QCOMPARE(role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::ContextRole).toInt(), 4096);
@@ -140,6 +152,22 @@ void TestModelLibrary::catalogRowsWithFits()
     QVERIFY(role(QStringLiteral("c:Q4_K_M"), CatalogVariantModel::ComingRole).toBool());
     QCOMPARE(role(QStringLiteral("c:Q4_K_M"), CatalogVariantModel::VerdictRole).toString(), QStringLiteral("unknown"));
     QVERIFY(!role(QStringLiteral("c:Q4_K_M"), CatalogVariantModel::RecommendedRole).toBool());
+    QVERIFY(!role(QStringLiteral("c:Q4_K_M"), CatalogVariantModel::SizesUnknownRole).toBool());
+    // The hybrid model: the engine's estimate, a 32K context and more beside its ~16 GB of weights.
+    QVERIFY(!role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::ComingRole).toBool());
+    QCOMPARE(role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::VerdictRole).toString(), QStringLiteral("fits"));
+    QVERIFY(role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::MaxContextRole).toInt() > 32768);
+    QVERIFY(role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::WeightsBytesRole).toDouble() > double(14ull << 30));
+    QVERIFY(role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::RecommendedRole).toBool());
+    QCOMPARE(role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::ParametersRole).toString(), QStringLiteral("26.9B"));
+    // Unknown sizes: offered, not estimated, and said so.
+    QVERIFY(!role(QStringLiteral("u:Q4_K_M"), CatalogVariantModel::ComingRole).toBool());
+    QVERIFY(role(QStringLiteral("u:Q4_K_M"), CatalogVariantModel::FitReadyRole).toBool());
+    QCOMPARE(role(QStringLiteral("u:Q4_K_M"), CatalogVariantModel::VerdictRole).toString(), QStringLiteral("unknown"));
+    QVERIFY(role(QStringLiteral("u:Q4_K_M"), CatalogVariantModel::SizesUnknownRole).toBool());
+    QCOMPARE(role(QStringLiteral("u:Q4_K_M"), CatalogVariantModel::EstimatedBytesRole).toDouble(), 0.0);
+    QVERIFY(!role(QStringLiteral("u:Q4_K_M"), CatalogVariantModel::RecommendedRole).toBool());
+    QCOMPARE(role(QStringLiteral("u:Q4_K_M"), CatalogVariantModel::ParametersRole).toString(), QString());
     // A smaller card: the recommendation moves down, and the context setting follows.
     hearth::DeviceInfo small = gpu24();
     small.totalBytes = 10ull << 30;
@@ -148,6 +176,8 @@ void TestModelLibrary::catalogRowsWithFits()
     waitIdle();
     QVERIFY(role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::RecommendedRole).toBool());
     QVERIFY(!role(QStringLiteral("m:Q8_0"), CatalogVariantModel::RecommendedRole).toBool());
+    QCOMPARE(role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::VerdictRole).toString(), QStringLiteral("no"));
+    QCOMPARE(role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::MaxContextRole).toInt(), 0);
     const int before = role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::EstimatedBytesRole).toInt();
     m_library->setContextLength(16384);
     waitIdle();
@@ -174,7 +204,7 @@ void TestModelLibrary::badCatalogIsReported()
     QSignalSpy changed(m_library.get(), &ModelLibrary::catalogChanged);
     m_library->setCatalogPath(bad);
     QCOMPARE(changed.count(), 1);
-    QVERIFY2(m_library->catalogError().contains(QStringLiteral("families[0] (x).shape.layers")),
+    QVERIFY2(m_library->catalogError().contains(QStringLiteral("families[0] (x).variants")),
              qPrintable(m_library->catalogError()));
     QCOMPARE(m_library->variants()->rowCount(), 0);
     // HEARTH_CATALOG wins over the setting.
@@ -182,7 +212,7 @@ void TestModelLibrary::badCatalogIsReported()
     m_library->refresh();
     qunsetenv("HEARTH_CATALOG");
     QCOMPARE(m_library->catalogError(), QString());
-    QCOMPARE(m_library->variants()->rowCount(), 3);
+    QCOMPARE(m_library->variants()->rowCount(), 5);
 }
 
 void TestModelLibrary::watchesTheFolder()
@@ -258,8 +288,10 @@ void TestModelLibrary::downloadRequests()
     QCOMPARE(asked.count(), 1);
     QCOMPARE(asked.first().first().toString(), QStringLiteral("m:Q8_0"));
     QVERIFY(!m_library->requestDownload(QStringLiteral("c:Q4_K_M"))); // coming: not offered
+    QVERIFY(m_library->requestDownload(QStringLiteral("u:Q4_K_M"))); // sizes unknown: offered all the same
+    QCOMPARE(asked.count(), 2);
     QVERIFY(!m_library->requestDownload(QStringLiteral("m:Q2_K")));
-    QCOMPARE(asked.count(), 1);
+    QCOMPARE(asked.count(), 2);
 }
 
 APPTEST_MAIN(TestModelLibrary)

@@ -77,10 +77,18 @@ Result<MemoryEstimate> estimateMemory(const std::string& modelPath, int32_t cont
 // A model known only by the sizes its config.json publishes: enough for an estimate before any
 // file exists (the app's catalog of models to download).
 struct ModelShape {
-    std::string architecture;  // "llama", "qwen2", "qwen3"
+    std::string architecture;  // "llama", "qwen2", "qwen3", "qwen35"
     int32_t vocabSize = 0, hidden = 0, layers = 0, heads = 0, kvHeads = 0, headDim = 0, ffn = 0;
     int32_t contextLength = 0; // the trained maximum
     bool tiedEmbeddings = false;
+    int32_t ropeDims = 0;      // dimensions RoPE rotates per attention head (partial rotary: Qwen3.5's
+                               // 64 of 256); 0: the whole head
+    // The Gated DeltaNet layers of a hybrid architecture (qwen35; config.json's linear_* keys),
+    // not used for attention-only architectures. Required there (0: not given): the key
+    // (query/key) and value heads (a multiple of the key heads) and each head's size.
+    int32_t linearKeyHeads = 0, linearValueHeads = 0, linearKeyDim = 0, linearValueDim = 0;
+    int32_t linearConvKernel = 4;      // the short causal conv's width (linear_conv_kernel_dim)
+    int32_t fullAttentionInterval = 4; // every this-many-th layer is full attention, the others DeltaNet
 };
 
 // What such a model would take, with its weights in the types a quantizer of `params.quant`
@@ -88,8 +96,10 @@ struct ModelShape {
 // and free memory (a GPU need not be present, so a caller may ask about the GPU it chose, or a
 // test about fixed figures). The same arithmetic as estimateMemory for a file of that shape;
 // params.path, params.device and params.gpu are not used. Errors: InvalidArgument (a size <= 0,
-// heads not a multiple of kvHeads, an odd head size, no or an unknown preset, contextLength < 0),
-// Unsupported (an architecture the engine does not run). Any thread.
+// heads not a multiple of kvHeads, an odd head size, ropeDims odd or over headDim, a hybrid
+// architecture's DeltaNet size missing or <= 0, linearValueHeads not a multiple of linearKeyHeads,
+// fullAttentionInterval outside 1..layers, no or an unknown preset, contextLength < 0; the message
+// names the field), Unsupported (an architecture the engine does not run). Any thread.
 Result<MemoryEstimate> estimateMemoryForShape(const ModelShape& shape, const MemoryEstimateParams& params,
                                               const DeviceInfo& device);
 

@@ -30,7 +30,9 @@
 #include "hearth/session.h"
 #include "hftoken.h"
 #include "libraryreport.h"
+#include "localserver.h"
 #include "logfile.h"
+#include "serverkey.h"
 #include "startoptions.h"
 
 Q_IMPORT_QML_PLUGIN(HearthPlugin)    // ui/: the QML views
@@ -131,21 +133,30 @@ void scheduleTestRestart(AppInstance& instance)
     }
 }
 
-// Automation (--send): sends `text` as a new chat once the first model has loaded, and logs how
-// far the reply has come, so that a test can tell what was streamed before it killed the app.
+// Automation (--send): sends `text` as a new chat once the first model has loaded (or the remote
+// server used last is connected), and logs how far the reply has come, so that a test can tell
+// what was streamed before it killed the app.
 void sendWhenLoaded(ChatController& chat, const QString& text)
 {
     auto* once = new QObject(&chat);
-    QObject::connect(chat.engine(), &EngineHost::modelLoaded, once, [&chat, once, text] {
+    auto send = [&chat, once, text] {
         const bool sent = chat.send(text);
         qInfo("automation: %s \"%s\"", sent ? "sent" : "could not send", qPrintable(text));
         delete once;
-    });
+    };
+    QObject::connect(chat.engine(), &EngineHost::modelLoaded, once, send);
+    auto sendIfConnected = [&chat, send] {
+        if (chat.connection()->isRemote() && chat.canSend())
+            send();
+    };
+    QObject::connect(chat.connection(), &ActiveConnection::changed, once, sendIfConnected);
+    QTimer::singleShot(0, once, sendIfConnected); // connected before this was called
     auto length = std::make_shared<qsizetype>(0);
-    QObject::connect(chat.engine(), &EngineHost::replyPieces, &chat, [length](quint64, const QString& content) {
-        *length += content.size();
-        qInfo("automation: reply so far %lld characters", static_cast<long long>(*length));
-    });
+    for (ReplyBackend* backend : {static_cast<ReplyBackend*>(chat.engine()), static_cast<ReplyBackend*>(chat.connection()->remoteBackend())})
+        QObject::connect(backend, &ReplyBackend::replyPieces, &chat, [length](quint64, const QString& content) {
+            *length += content.size();
+            qInfo("automation: reply so far %lld characters", static_cast<long long>(*length));
+        });
 }
 
 // Calls `then` once, when the first load ends (loaded or failed), or after two minutes at the
@@ -171,8 +182,8 @@ QQuickWindow* rootWindow(const QQmlApplicationEngine& engine)
     return roots.isEmpty() ? nullptr : qobject_cast<QQuickWindow*>(roots.first());
 }
 
-// TEST ONLY: HEARTH_TEST_OPEN_PAGE=picker|settings|about|chatOptions opens that page at start, so that
-// installer/screenshots.sh can show it (Main.qml's openPage).
+// TEST ONLY: HEARTH_TEST_OPEN_PAGE=picker|remote|connection|settings|about|chatOptions opens that
+// page at start, so that installer/screenshots.sh can show it (Main.qml's openPage).
 void openTestPage(const QQmlApplicationEngine& engine)
 {
     const QString page = qEnvironmentVariable("HEARTH_TEST_OPEN_PAGE");
@@ -228,7 +239,10 @@ int main(int argc, char* argv[])
         return 1;
     }
     AppInstance::setShared(&instance);
-    const StartModel startModel = chooseStartModel(options.modelPath, AppSettings::shared()->lastModelPath());
+    // A remote server used last is connected again instead of loading the last local model.
+    const bool remoteLast = options.modelPath.isEmpty() && !ConnectionList::shared()->activeId().isEmpty();
+    const StartModel startModel =
+        chooseStartModel(options.modelPath, remoteLast ? QString() : AppSettings::shared()->lastModelPath());
     instance.setStart(options, startModel);
     Diagnostics diagnostics(nullptr);
     Diagnostics::setShared(&diagnostics);
@@ -238,6 +252,9 @@ int main(int argc, char* argv[])
         // The chat (history and engine) outlives the window, and is gone before a restart.
         ChatController chat;
         chat.setAppSettings(AppSettings::shared());
+        chat.connection()->setStores(ConnectionList::shared(), ApiKeyStore::shared());
+        if (remoteLast)
+            chat.connection()->restore();
         // A failure is shown in the window, with a way on; the log keeps it too.
         if (const hearth::Status opened = chat.openStore(options.databasePath); !opened.isOk())
             qWarning("start: the chat history could not be opened: %s", opened.message().c_str());
@@ -247,6 +264,11 @@ int main(int argc, char* argv[])
         DownloadListModel::shared()->start(options.databasePath, AppSettings::shared(), HfTokenStore::shared());
         diagnostics.setEngine(chat.engine());
         QObject::connect(&chat, &ChatController::errorOccurred, &diagnostics, &Diagnostics::reportError);
+        // The API server of the Settings switch serves what the engine loads; made after the chat
+        // and so gone before it (stopped while the engine still runs).
+        ServerKey serverKey(nullptr);
+        LocalServer localServer(chat.engine(), AppSettings::shared(), &serverKey);
+        LocalServer::setShared(&localServer);
         if (!options.sendText.isEmpty())
             sendWhenLoaded(chat, options.sendText);
         QQmlApplicationEngine engine;

@@ -2,7 +2,9 @@
 # Screenshots of the real app for the README (docs/screenshots/), at 1280x800 and 1920x1080:
 # the chat mid-stream (stats bar, VRAM meter), a reply with a code block, the model and quant
 # picker, the settings, a chat's options (sampling from the model's generation_config.json),
-# About, the app in Simplified Chinese, and stories260K in completion mode. Each picture is
+# About, the app in Simplified Chinese, stories260K in completion mode, and a remote server
+# (`hearth-cli serve` on loopback standing in for vLLM or SGLang): the picker's tab, the
+# connection dialog and a chat through it. Each picture is
 # taken QUIT_MS after the start model has loaded (hearth --screenshot), never during the load.
 # The app renders offscreen (QT_QPA_PLATFORM=offscreen) and saves its own window (--screenshot),
 # so no X server is needed. Scratch HOME: the user's settings and history are never touched.
@@ -117,6 +119,37 @@ for size in 1280x800 1920x1080; do
         --send "Once upon a time, there was a little dog"
     settings zh_CN
     shot chinese "$size" 3000 --model "$qwen" --conversation 1
+done
+
+# A remote server: Hearth's own, on loopback, serving the same model over the OpenAI API.
+"$cli" serve -m "$qwen" --port 0 >"$work/serve.out" 2>"$work/serve.log" &
+serve_pid=$!
+trap 'kill "$serve_pid" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 150); do [[ -s $work/serve.out ]] && break; sleep 0.2; done
+field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" "$work/serve.out"; }
+url=$(field url) served=$(field model) context=$(field context_length)
+[[ -n $url ]] || { echo "screenshots: hearth-cli serve did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
+remote_settings() {
+    settings en
+    cat >> "$XDG_CONFIG_HOME/Hearth/Hearth.conf" <<CONF
+[chat]
+maxTokens=160
+[remote]
+active=gpu
+connections\\1\\id=gpu
+connections\\1\\name=GPU server
+connections\\1\\baseUrl=$url/v1
+connections\\1\\model=$served
+connections\\1\\contextLength=$context
+connections\\1\\hasKey=false
+connections\\size=1
+CONF
+}
+for size in 1280x800 1920x1080; do
+    remote_settings
+    shot remote-chat "$size" 5000 --send "How does a heat pump keep a house warm in winter?"
+    HEARTH_TEST_OPEN_PAGE=remote shot remote-servers "$size" 2500
+    HEARTH_TEST_OPEN_PAGE=connection shot connection-dialog "$size" 2500
 done
 
 if command -v optipng >/dev/null; then optipng -quiet -o2 "$out"/*.png; fi

@@ -18,10 +18,12 @@ jobs="${HEARTH_JOBS:-$(nproc)}"
 
 # Build tools, engine libraries (sentencepiece, JSON), Qt 6 Quick with the QML modules the UI
 # loads at run time (Debian does not pull all of them in), SQLite for the conversation store,
-# md4c for the markdown of replies and QtKeychain for the Hugging Face token in the system keyring.
+# md4c for the markdown of replies, QtKeychain for the Hugging Face token in the system keyring,
+# and cpp-httplib for the OpenAI-compatible server (hearth-cli serve, the app's switch).
 packages=(
   build-essential cmake ninja-build pkg-config
   libsentencepiece-dev nlohmann-json3-dev libsqlite3-dev libpcre2-dev libicu-dev libmd4c-dev
+  libcpp-httplib-dev
   qt6-base-dev qt6-declarative-dev qt6-declarative-dev-tools qt6-tools-dev qt6-tools-dev-tools
   qt6-l10n-tools libqt6sql6-sqlite qtkeychain-qt6-dev
   qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript qml6-module-qtquick
@@ -37,6 +39,12 @@ packages=(
 # without these it is skipped.
 if [[ "$mode" == test ]]; then
   packages+=(dbus-daemon gnome-keyring)
+  # The server's client tests: curl, and Node with npm for the official openai package (skipped
+  # without them). A Node that brings its own npm (NodeSource) is left alone.
+  packages+=(curl)
+  if ! command -v npm >/dev/null 2>&1; then
+    packages+=(nodejs npm)
+  fi
 fi
 
 missing=()

@@ -129,6 +129,31 @@ ColumnLayout {
         }
         Source { key: "seed" }
     }
+    Label {
+        Layout.topMargin: Theme.spacingS
+        text: qsTr("Stop sequences")
+        font: Theme.captionFont
+        color: Theme.textTertiary
+    }
+    TextArea {
+        id: stopField
+        objectName: "chatStop"
+        Layout.fillWidth: true
+        text: root.chat ? root.chat.stopText : ""
+        // "\\n" goes in as an argument: lupdate would read the escape as a line break.
+        placeholderText: qsTr("One a line (%1 for a line break): the reply ends before any of them").arg("\\n")
+        textFormat: TextEdit.PlainText
+        font: Theme.monoFont
+        color: Theme.textPrimary
+        placeholderTextColor: Theme.textTertiary
+        Accessible.name: qsTr("Stop sequences of this chat")
+        onEditingFinished: if (root.chat) root.chat.stopText = text
+        background: Rectangle {
+            radius: Theme.radiusS
+            color: Theme.surfaceSunken
+            border.color: stopField.activeFocus ? Theme.accentLight : Theme.border
+        }
+    }
     Button {
         objectName: "resetChatSampling"
         text: root.modelHasDefaults ? qsTr("Reset to model defaults") : qsTr("Reset to defaults")

@@ -1,6 +1,7 @@
 // The application window: the conversations on the left; on the right a header (the chat's
 // title, the VRAM meter, the model, settings and About buttons), then the chat — or, with no
-// model and nothing to show, the welcome with a way to open one —, the live stats and the composer.
+// model or server and nothing to show, the welcome with a way to open one —, the live stats and
+// the composer. A remote server answers through the same chat (chat.connection).
 // Everything it shows lives in `chat` (ChatController, made by main.cpp); this file only lays it
 // out and passes the user's requests on.
 import QtQuick
@@ -15,7 +16,9 @@ ApplicationWindow {
 
     required property ChatController chat
     readonly property EngineHost engine: chat.engine
-    readonly property bool showWelcome: !engine.loaded && chat.messages.count === 0
+    readonly property ActiveConnection connection: chat.connection
+    readonly property RemoteBackend remote: connection.remoteBackend
+    readonly property bool showWelcome: !engine.loaded && !connection.remote && chat.messages.count === 0
 
     width: 1280
     height: 800
@@ -92,10 +95,15 @@ ApplicationWindow {
         }
     }
 
-    // "picker", "library", "settings", "about" or "chatOptions" (main.cpp's screenshot hook).
+    // "picker", "remote", "connection", "library", "settings", "about" or "chatOptions" (main.cpp's
+    // screenshot hook; "connection" edits the first remote connection, or adds one).
     function openPage(name) {
         if (name === "picker")
             pickerLoader.show()
+        else if (name === "remote")
+            pickerLoader.showRemote()
+        else if (name === "connection")
+            pickerLoader.editConnection(RemoteConnections.count > 0 ? RemoteConnections.idAt(0) : "")
         else if (name === "library")
             libraryLoader.show()
         else if (name === "chatOptions")
@@ -181,6 +189,8 @@ ApplicationWindow {
                         id: vramMeter
                         anchors.fill: parent
                         memoryMeter: memoryMeter
+                        remoteServer: window.connection.remote ? window.remote.connectionName : ""
+                        remoteModel: window.connection.modelName
                     }
                 }
                 HeaderButton {
@@ -188,10 +198,11 @@ ApplicationWindow {
                     Layout.minimumWidth: 112
                     Layout.preferredWidth: Math.min(implicitWidth, 260)
                     text: window.engine.loading ? qsTr("Loading…")
+                          : window.connection.remote ? qsTr("%1 · %2").arg(window.connection.modelName).arg(window.remote.connectionName)
                           : window.engine.loaded ? qsTr("%1 · %2").arg(window.engine.modelName).arg(window.engine.quant)
                           : qsTr("Choose a model")
                     Accessible.name: qsTr("Models and quantization: %1").arg(text)
-                    onClicked: pickerLoader.show()
+                    onClicked: window.connection.remote ? pickerLoader.showRemote() : pickerLoader.show()
                 }
                 HeaderButton {
                     objectName: "chatOptionsButton"
@@ -258,6 +269,16 @@ ApplicationWindow {
                 actionText: qsTr("Dismiss")
                 onActionTriggered: visible = false
             }
+            // The remote server in use does not answer as it should (or its key was not kept).
+            Banner {
+                objectName: "remoteBanner"
+                Layout.fillWidth: true
+                Layout.margins: Theme.spacingS
+                visible: window.connection.remote && window.remote.problem.length > 0
+                message: qsTr("%1: %2").arg(window.remote.connectionName).arg(window.remote.problem)
+                actionText: qsTr("Check again")
+                onActionTriggered: window.remote.check()
+            }
             Banner {
                 objectName: "loadBanner"
                 Layout.fillWidth: true
@@ -292,6 +313,7 @@ ApplicationWindow {
                     onOpenFileRequested: openModelDialog.open()
                     onOpenFolderRequested: openFolderDialog.open()
                     onBrowseRequested: pickerLoader.show()
+                    onRemoteRequested: pickerLoader.showRemote()
                     onLibraryRequested: libraryLoader.show()
                     onCancelRequested: window.engine.cancelLoad()
                 }
@@ -332,7 +354,7 @@ ApplicationWindow {
                 StatsBar {
                     objectName: "statsBar"
                     Layout.fillWidth: true
-                    visible: window.engine.loaded
+                    visible: window.engine.loaded || window.connection.remote
                     stats: window.chat.liveStats
                 }
                 Composer {
@@ -340,8 +362,8 @@ ApplicationWindow {
                     Layout.fillWidth: true
                     canSend: window.chat.canSend
                     replying: window.chat.replying
-                    placeholder: window.engine.loaded ? qsTr("Message %1…").arg(window.engine.modelName)
-                                                      : qsTr("Open a model to start chatting")
+                    placeholder: window.connection.modelName.length > 0 ? qsTr("Message %1…").arg(window.connection.modelName)
+                                                                        : qsTr("Open a model to start chatting")
                     onSendRequested: (text) => {
                         if (window.chat.send(text)) {
                             clear()
@@ -396,10 +418,20 @@ ApplicationWindow {
             active = true
             item.open()
         }
+        function showRemote() {
+            active = true
+            item.openRemote()
+        }
+        // The dialog for connection `id` ("": a new one), over the remote tab.
+        function editConnection(id) {
+            showRemote()
+            item.editConnection(id)
+        }
         active: false
         sourceComponent: Component {
             ModelPicker {
                 engine: window.engine
+                connection: window.connection
             }
         }
     }

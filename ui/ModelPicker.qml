@@ -2,7 +2,8 @@
 // a Hugging Face folder), each with its facts and the engine's estimate of whether it fits at the
 // chosen context; Load loads one with the loading settings (a warning first when it would not
 // fit). For the loaded model, the quant switcher. While a model loads: its progress, and Cancel.
-// Open it with open(); `engine` is the app's EngineHost.
+// A second tab lists the remote servers (RemoteList). Open it with open(), or openRemote() on
+// that tab; `engine` is the app's EngineHost, `connection` the chat's ActiveConnection.
 pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls.Basic
@@ -16,6 +17,7 @@ Dialog {
     id: root
 
     property EngineHost engine: null
+    property ActiveConnection connection: null
     readonly property LocalModels models: localModels
     readonly property bool loading: engine !== null && engine.loading
 
@@ -34,6 +36,15 @@ Dialog {
             fitWarning.ask(request)
     }
     property var pending: null
+
+    function openRemote() {
+        tabs.currentIndex = 1
+        open()
+    }
+    function editConnection(id) {
+        openRemote()
+        remoteList.edit(id)
+    }
 
     objectName: "modelPicker"
     title: qsTr("Models")
@@ -126,111 +137,142 @@ Dialog {
     contentItem: ColumnLayout {
         spacing: Theme.spacingM
 
-        RowLayout {
+        TabBar {
+            id: tabs
+            objectName: "pickerTabs"
             Layout.fillWidth: true
-            spacing: Theme.spacingS
-
-            Label {
-                objectName: "folderLabel"
-                Layout.fillWidth: true
-                text: qsTr("Models folder: %1").arg(localModels.folder)
-                textFormat: Text.PlainText
-                font: Theme.smallFont
-                color: Theme.textSecondary
-                elide: Text.ElideMiddle
-            }
-            BusyIndicator {
-                implicitWidth: 24
-                implicitHeight: 24
-                running: localModels.busy
-                visible: running
-            }
-            Button {
-                text: qsTr("Rescan")
-                onClicked: localModels.rescan()
-            }
-            Button {
-                objectName: "openFileButton"
-                text: qsTr("Open file…")
-                onClicked: {
-                    fileDialog.parentWindow = root.Window.window
-                    fileDialog.open()
-                }
-            }
-            Button {
-                objectName: "openFolderButton"
-                text: qsTr("Open folder…")
-                onClicked: {
-                    folderDialog.parentWindow = root.Window.window
-                    folderDialog.open()
-                }
+            // Basic's tabs: the chosen one in the window's colour, the other a quiet grey.
+            palette.dark: Theme.neutralSoft
+            palette.mid: Theme.border
+            palette.brightText: Theme.textSecondary
+            TabButton { text: qsTr("On this computer") }
+            TabButton {
+                objectName: "remoteTab"
+                text: qsTr("Remote servers (%1)").arg(RemoteConnections.count)
             }
         }
 
-        Label {
-            Layout.fillWidth: true
-            text: qsTr("Estimates for a context of up to %1 tokens on %2 (change it in Settings).")
-                .arg(Units.tokens(AppSettings.contextLength > 0 ? AppSettings.contextLength : 4096)) // 0: up to 4K
-                .arg(AppSettings.device === "cpu" ? qsTr("the CPU") : AppSettings.device === "cuda" ? qsTr("the GPU")
-                                                                                                       : qsTr("the best device"))
-            font: Theme.smallFont
-            color: Theme.textTertiary
-            wrapMode: Text.Wrap
-        }
-
-        ListView {
-            id: list
-            objectName: "modelList"
+        StackLayout {
             Layout.fillWidth: true
             Layout.fillHeight: true
-            clip: true
-            spacing: Theme.spacingS
-            model: localModels
-            currentIndex: -1
-            keyNavigationEnabled: true
-            activeFocusOnTab: true
-            ScrollBar.vertical: ScrollBar {}
-            Accessible.name: qsTr("Local models")
+            currentIndex: tabs.currentIndex
 
-            delegate: ModelRow {
-                width: ListView.view.width
-                chosenContext: AppSettings.contextLength
-                busy: root.loading
-                current: ListView.isCurrentItem
-                onSelected: list.currentIndex = index
-                onLoadRequested: root.requestLoad({ path: path, quant: "", name: name, fits: fits,
-                                                   estimatedBytes: estimatedBytes, maxContext: maxContext,
-                                                   deviceName: deviceName })
+            ColumnLayout {
+                spacing: Theme.spacingM
+
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: Theme.spacingS
+
+                    Label {
+                        objectName: "folderLabel"
+                        Layout.fillWidth: true
+                        text: qsTr("Models folder: %1").arg(localModels.folder)
+                        textFormat: Text.PlainText
+                        font: Theme.smallFont
+                        color: Theme.textSecondary
+                        elide: Text.ElideMiddle
+                    }
+                    BusyIndicator {
+                        implicitWidth: 24
+                        implicitHeight: 24
+                        running: localModels.busy
+                        visible: running
+                    }
+                    Button {
+                        text: qsTr("Rescan")
+                        onClicked: localModels.rescan()
+                    }
+                    Button {
+                        objectName: "openFileButton"
+                        text: qsTr("Open file…")
+                        onClicked: {
+                            fileDialog.parentWindow = root.Window.window
+                            fileDialog.open()
+                        }
+                    }
+                    Button {
+                        objectName: "openFolderButton"
+                        text: qsTr("Open folder…")
+                        onClicked: {
+                            folderDialog.parentWindow = root.Window.window
+                            folderDialog.open()
+                        }
+                    }
+                }
+
+                Label {
+                    Layout.fillWidth: true
+                    text: qsTr("Estimates for a context of up to %1 tokens on %2 (change it in Settings).")
+                        .arg(Units.tokens(AppSettings.contextLength > 0 ? AppSettings.contextLength : 4096)) // 0: up to 4K
+                        .arg(AppSettings.device === "cpu" ? qsTr("the CPU") : AppSettings.device === "cuda" ? qsTr("the GPU")
+                                                                                                               : qsTr("the best device"))
+                    font: Theme.smallFont
+                    color: Theme.textTertiary
+                    wrapMode: Text.Wrap
+                }
+
+                ListView {
+                    id: list
+                    objectName: "modelList"
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    clip: true
+                    spacing: Theme.spacingS
+                    model: localModels
+                    currentIndex: -1
+                    keyNavigationEnabled: true
+                    activeFocusOnTab: true
+                    ScrollBar.vertical: ScrollBar {}
+                    Accessible.name: qsTr("Local models")
+
+                    delegate: ModelRow {
+                        width: ListView.view.width
+                        chosenContext: AppSettings.contextLength
+                        busy: root.loading
+                        current: ListView.isCurrentItem
+                        onSelected: list.currentIndex = index
+                        onLoadRequested: root.requestLoad({ path: path, quant: "", name: name, fits: fits,
+                                                           estimatedBytes: estimatedBytes, maxContext: maxContext,
+                                                           deviceName: deviceName })
+                    }
+
+                    Label {
+                        anchors.centerIn: parent
+                        width: parent.width - 2 * Theme.spacingXl
+                        visible: list.count === 0 && !localModels.busy
+                        horizontalAlignment: Text.AlignHCenter
+                        wrapMode: Text.Wrap
+                        text: qsTr("No models yet. Put .gguf files or Hugging Face folders in the models folder, or open one.")
+                        font: Theme.bodyFont
+                        color: Theme.textSecondary
+                    }
+                }
+
+                QuantSwitcher {
+                    objectName: "quantSwitcher"
+                    Layout.fillWidth: true
+                    visible: root.engine !== null && root.engine.loaded
+                    options: localModels.quantOptions
+                    modelName: root.engine ? root.engine.modelName : ""
+                    quant: root.engine ? root.engine.quant : ""
+                    busy: root.loading
+                    onSwitchRequested: (kind, preset, path, label, fits, estimatedBytes, maxContext) => {
+                        const request = { path: path, quant: kind === "preset" ? preset : "", name: label, fits: fits,
+                                          estimatedBytes: estimatedBytes, maxContext: maxContext,
+                                          deviceName: root.engine.deviceName }
+                        if (kind === "preset" && fits)
+                            root.pending = { id: root.engine.switchQuant(preset), path: root.engine.modelPath, quant: preset }
+                        else
+                            root.requestLoad(request)
+                    }
+                }
             }
 
-            Label {
-                anchors.centerIn: parent
-                width: parent.width - 2 * Theme.spacingXl
-                visible: list.count === 0 && !localModels.busy
-                horizontalAlignment: Text.AlignHCenter
-                wrapMode: Text.Wrap
-                text: qsTr("No models yet. Put .gguf files or Hugging Face folders in the models folder, or open one.")
-                font: Theme.bodyFont
-                color: Theme.textSecondary
-            }
-        }
-
-        QuantSwitcher {
-            objectName: "quantSwitcher"
-            Layout.fillWidth: true
-            visible: root.engine !== null && root.engine.loaded
-            options: localModels.quantOptions
-            modelName: root.engine ? root.engine.modelName : ""
-            quant: root.engine ? root.engine.quant : ""
-            busy: root.loading
-            onSwitchRequested: (kind, preset, path, label, fits, estimatedBytes, maxContext) => {
-                const request = { path: path, quant: kind === "preset" ? preset : "", name: label, fits: fits,
-                                  estimatedBytes: estimatedBytes, maxContext: maxContext,
-                                  deviceName: root.engine.deviceName }
-                if (kind === "preset" && fits)
-                    root.pending = { id: root.engine.switchQuant(preset), path: root.engine.modelPath, quant: preset }
-                else
-                    root.requestLoad(request)
+            RemoteList {
+                id: remoteList
+                objectName: "remoteList"
+                connection: root.connection
             }
         }
 

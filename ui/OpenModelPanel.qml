@@ -1,5 +1,5 @@
-// The empty state's way on: open a model file or folder (or the model list, or the library to
-// download one), and while it loads
+// The empty state's way on: open a model file or folder (or the model list, the library to
+// download one, or a remote server), and while it loads
 // its progress with Cancel; a failed load or a model that is gone says so here.
 import QtQuick
 import QtQuick.Controls.Basic
@@ -19,6 +19,7 @@ ColumnLayout {
     signal openFolderRequested()
     signal browseRequested()
     signal libraryRequested()
+    signal remoteRequested()
     signal cancelRequested()
 
     spacing: Theme.spacingS
@@ -82,6 +83,13 @@ ColumnLayout {
             font: Theme.bodyFont
             Accessible.name: qsTr("Open the library of models to download")
             onClicked: root.libraryRequested()
+        }
+        Button {
+            objectName: "remoteButton"
+            text: qsTr("Server…")
+            font: Theme.bodyFont
+            Accessible.name: qsTr("Chat with a model on a vLLM, SGLang or other OpenAI-compatible server")
+            onClicked: root.remoteRequested()
         }
     }
 

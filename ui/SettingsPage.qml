@@ -1,7 +1,8 @@
 // Settings: how models load (context, KV type, VRAM budget, GPU, device) and where they live,
 // appearance (theme, font size, language: all take effect at once), and the defaults of new
-// chats (sampling, thinking, a chat-template override). Every control writes AppSettings, which
-// keeps the values; nothing here reads or writes files. Open it with open().
+// chats (sampling, thinking, a chat-template override), downloads, and the API server. Every
+// control writes AppSettings (or LocalServer, for the server's key), which keeps the values;
+// nothing here reads or writes files. Open it with open().
 pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls.Basic
@@ -81,6 +82,11 @@ Dialog {
                 Layout.rightMargin: Theme.spacingXl
             }
             SettingsDownloads {
+                Layout.fillWidth: true
+                Layout.leftMargin: Theme.spacingXl
+                Layout.rightMargin: Theme.spacingXl
+            }
+            SettingsServer {
                 Layout.fillWidth: true
                 Layout.leftMargin: Theme.spacingXl
                 Layout.rightMargin: Theme.spacingXl

@@ -3,7 +3,9 @@
 // free, each its own colour; above it the GPU's name and totals. On the CPU backend the same bar
 // is the system's RAM with the model's share, and a line says why no GPU is in use. A click (or
 // Enter) opens the legend with every figure and a chart of the last minutes. The numbers come
-// from a MemoryMeter, which polls about once a second and reports after every load.
+// from a MemoryMeter, which polls about once a second and reports after every load. While a
+// remote server answers (remoteServer set) the meter says so: the model uses none of this
+// computer's memory, and the bar, dimmed, is what is free here.
 pragma ComponentBehavior: Bound
 import QtQuick
 import QtQuick.Controls.Basic
@@ -15,11 +17,15 @@ Item {
 
     // A MemoryMeter. Untyped so that tests can hand in a stand-in with the same properties.
     property var memoryMeter: null
+    // The remote connection's name while one answers the chat ("": the local engine), and its model.
+    property string remoteServer: ""
+    property string remoteModel: ""
+    readonly property bool remote: remoteServer.length > 0
 
     readonly property bool valid: memoryMeter !== null && memoryMeter.valid
     readonly property bool onGpu: valid && memoryMeter.onGpu
     // C++ translates the reason: reading Qt.uiLanguage re-reads it when the language changes.
-    readonly property string noGpuReason: (Qt.uiLanguage, valid ? memoryMeter.noGpuReason : "")
+    readonly property string noGpuReason: (Qt.uiLanguage, valid && !remote ? memoryMeter.noGpuReason : "")
     readonly property var categories: valid ? [
         { key: "weights", name: qsTr("Weights"), bytes: memoryMeter.weightsBytes, color: Theme.memoryWeights },
         { key: "kvCache", name: qsTr("KV cache"), bytes: memoryMeter.kvCacheBytes, color: Theme.memoryKvCache },
@@ -39,10 +45,12 @@ Item {
         return valid ? Math.max(memoryMeter.totalBytes, sum, 1) : 1
     }
 
-    readonly property string title: !valid ? qsTr("Memory")
-                                    : onGpu ? memoryMeter.deviceName
-                                    : qsTr("CPU · %1").arg(memoryMeter.deviceName)
-    readonly property string summary: !valid ? qsTr("waiting for the engine")
+    readonly property string localTitle: !valid ? qsTr("Memory")
+                                         : onGpu ? memoryMeter.deviceName
+                                         : qsTr("CPU · %1").arg(memoryMeter.deviceName)
+    readonly property string title: remote ? qsTr("Remote · %1").arg(remoteServer) : localTitle
+    readonly property string summary: remote ? qsTr("none used here")
+                                      : !valid ? qsTr("waiting for the engine")
                                       : onGpu ? qsTr("%1 free of %2").arg(Units.gib(memoryMeter.freeBytes)).arg(Units.gib(memoryMeter.totalBytes))
                                       : memoryMeter.loaded ? qsTr("model uses %1 of %2 RAM").arg(Units.size(memoryMeter.usedBytes)).arg(Units.gib(memoryMeter.totalBytes))
                                       : qsTr("%1 RAM").arg(Units.gib(memoryMeter.totalBytes))
@@ -80,8 +88,9 @@ Item {
             Label {
                 objectName: "summary"
                 Layout.fillWidth: true
-                Layout.minimumWidth: Math.min(implicitWidth, root.width - 72)
-                Layout.maximumWidth: implicitWidth
+                // Whole pixels: a layout that rounds the width down would elide the last letter.
+                Layout.minimumWidth: Math.min(Math.ceil(implicitWidth), root.width - 72)
+                Layout.maximumWidth: Math.ceil(implicitWidth)
                 text: root.summary
                 font: Theme.smallFont
                 color: Theme.textSecondary
@@ -97,6 +106,7 @@ Item {
             radius: height / 2
             color: Theme.meterTrack
             clip: true
+            opacity: root.remote ? 0.4 : 1
 
             Row {
                 anchors.fill: parent
@@ -152,8 +162,19 @@ Item {
             spacing: Theme.spacingS
 
             Label {
+                objectName: "remoteNote"
                 Layout.fillWidth: true
-                text: root.valid ? qsTr("%1 · %2 total").arg(root.title).arg(Units.gib(root.memoryMeter.totalBytes)) : root.title
+                visible: root.remote
+                text: qsTr("%1 runs on %2: it uses none of this computer's memory. Below: this computer.")
+                          .arg(root.remoteModel).arg(root.remoteServer)
+                textFormat: Text.PlainText
+                font: Theme.smallFont
+                color: Theme.textSecondary
+                wrapMode: Text.Wrap
+            }
+            Label {
+                Layout.fillWidth: true
+                text: root.valid ? qsTr("%1 · %2 total").arg(root.localTitle).arg(Units.gib(root.memoryMeter.totalBytes)) : root.localTitle
                 font: Theme.bodyStrongFont
                 color: Theme.textPrimary
                 wrapMode: Text.Wrap

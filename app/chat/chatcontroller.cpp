@@ -1,5 +1,6 @@
 #include "chatcontroller.h"
 
+#include <QJsonArray>
 #include <QUrl>
 
 #include "chatformat.h"
@@ -31,6 +32,7 @@ store::NewMessage userMessage(const QString& text)
 ChatController::ChatController(QObject* parent)
     : QObject(parent)
     , m_engine(new EngineHost(this))
+    , m_connection(new ActiveConnection(m_engine, this))
     , m_liveStats(new LiveStats(this))
     , m_conversations(new ConversationListModel(this))
     , m_messages(new MessageListModel(this))
@@ -40,15 +42,13 @@ ChatController::ChatController(QObject* parent)
     m_conversations->setStore(&m_store);
     m_saveTimer.setInterval(kSaveIntervalMs);
     connect(&m_saveTimer, &QTimer::timeout, this, &ChatController::savePending);
-    connect(m_engine, &EngineHost::replyPieces, this,
-            [this](quint64 id, const QString& content, const QString& reasoning, const ReplyStats&) {
-                onPieces(id, content, reasoning);
-            });
-    connect(m_engine, &EngineHost::replyFinished, this, &ChatController::onFinished);
-    connect(m_engine, &EngineHost::replyFailed, this, &ChatController::onFailed);
-    connect(m_engine, &EngineHost::modelChanged, this, &ChatController::updateCanSend);
-    connect(m_engine, &EngineHost::loadingChanged, this, &ChatController::updateCanSend);
-    connect(m_engine, &EngineHost::deviceLostChanged, this, &ChatController::updateCanSend);
+    follow(m_engine);
+    follow(m_connection->remoteBackend());
+    // The engine's state and the remote connection's both say whether a message can go.
+    connect(m_connection, &ActiveConnection::changed, this, &ChatController::updateCanSend);
+    // The stats bar shows the replies of whichever writes them.
+    connect(m_connection, &ActiveConnection::backendChanged, this,
+            [this] { m_liveStats->setEngine(m_connection->backend()); });
     // Sampling this chat does not set follows the model's recommendation.
     connect(m_engine, &EngineHost::modelChanged, this, &ChatController::samplingChanged);
     // The next start opens the model used last, however it was opened.
@@ -134,9 +134,7 @@ bool ChatController::check(const hearth::Status& status)
 
 bool ChatController::canSend() const
 {
-    // After a lost GPU every engine call fails: the way on is a restart, not another message.
-    return m_store.isOpen() && m_engine->isLoaded() && !m_engine->isLoading() && !m_pending
-        && !m_engine->isDeviceLost();
+    return m_store.isOpen() && !m_pending && m_connection->isReady();
 }
 
 void ChatController::updateCanSend()
@@ -251,6 +249,23 @@ void ChatController::setThinking(bool on)
     saveSettings();
 }
 
+QString ChatController::stopText() const
+{
+    return chat::stopText(chat::stopFromJson(m_settings.sampling));
+}
+
+void ChatController::setStopText(const QString& text)
+{
+    const QStringList stop = chat::parseStopText(text);
+    if (stop == chat::stopFromJson(m_settings.sampling))
+        return;
+    if (stop.isEmpty())
+        m_settings.sampling.remove(QLatin1String("stop"));
+    else
+        m_settings.sampling.insert(QLatin1String("stop"), QJsonArray::fromStringList(stop));
+    saveSettings();
+}
+
 // --- conversations -------------------------------------------------------------------------
 
 void ChatController::refreshConversations()
@@ -300,7 +315,7 @@ void ChatController::dropConversations(const QList<qint64>& ids)
 {
     // A reply being written into a conversation that goes is stopped and forgotten.
     if (m_pending && ids.contains(m_pending->conversationId)) {
-        m_engine->stop();
+        m_pending->backend->stop();
         m_pending.reset();
         m_saveTimer.stop();
         emit replyingChanged();
@@ -417,17 +432,18 @@ bool ChatController::send(const QString& text)
 {
     if (!isSendable(text) || !canSend())
         return false;
+    const ReplyOrigin origin = m_connection->backend()->origin();
     if (m_conversationId == 0) {
         store::ConversationSettings settings = m_settings;
-        settings.modelPath = m_engine->modelPath();
-        settings.quant = m_engine->quant();
+        settings.modelPath = origin.source;
+        settings.quant = origin.quant;
         auto id = m_store.createConversation(settings);
         if (!check(id.status()))
             return false;
         showConversation(*id, settings, {});
-    } else if (m_settings.modelPath != m_engine->modelPath() || m_settings.quant != m_engine->quant()) {
-        m_settings.modelPath = m_engine->modelPath(); // the model it last ran with
-        m_settings.quant = m_engine->quant();
+    } else if (m_settings.modelPath != origin.source || m_settings.quant != origin.quant) {
+        m_settings.modelPath = origin.source; // the model it last ran with
+        m_settings.quant = origin.quant;
         saveSettings();
     }
     auto before = m_store.currentPath(m_conversationId);
@@ -482,12 +498,15 @@ bool ChatController::startReply(const QList<store::Message>& before, const QStri
     request.thinking = m_settings.thinking;
     request.sampling = replySampling();
     request.maxTokens = replyMaxTokens();
+    request.stop = chat::stopFromJson(m_settings.sampling);
+    request.seedFixed = effectiveSampling().value(QStringLiteral("seed")).toLongLong() >= 0;
     if (m_appSettings)
         request.chatTemplate = m_appSettings->chatTemplateOverride();
     m_pending = Pending{};
     m_pending->conversationId = m_conversationId;
     m_pending->messageId = replyId;
-    m_pending->turnId = m_engine->startTurn(request);
+    m_pending->backend = m_connection->backend();
+    m_pending->turnId = m_pending->backend->startTurn(request);
     m_saveTimer.start();
     reloadMessages();
     refreshConversations();
@@ -498,13 +517,33 @@ bool ChatController::startReply(const QList<store::Message>& before, const QStri
 
 void ChatController::stop()
 {
-    m_engine->stop();
+    (m_pending ? m_pending->backend : m_connection->backend())->stop();
 }
 
-void ChatController::onPieces(quint64 id, const QString& content, const QString& reasoning)
+void ChatController::follow(ReplyBackend* backend)
 {
-    if (!m_pending || id != m_pending->turnId)
-        return;
+    connect(backend, &ReplyBackend::replyPieces, this,
+            [this, backend](quint64 id, const QString& content, const QString& reasoning, const ReplyStats&) {
+                if (isPending(backend, id))
+                    onPieces(content, reasoning);
+            });
+    connect(backend, &ReplyBackend::replyFinished, this, [this, backend](quint64 id, const ReplyResult& result) {
+        if (isPending(backend, id))
+            onFinished(result);
+    });
+    connect(backend, &ReplyBackend::replyFailed, this, [this, backend](quint64 id, const ReplyFailure& failure) {
+        if (isPending(backend, id))
+            onFailed(failure);
+    });
+}
+
+bool ChatController::isPending(const ReplyBackend* backend, quint64 id) const
+{
+    return m_pending && m_pending->backend == backend && m_pending->turnId == id;
+}
+
+void ChatController::onPieces(const QString& content, const QString& reasoning)
+{
     m_pending->content += content;
     m_pending->reasoning += reasoning;
     m_pending->dirty = true;
@@ -520,18 +559,14 @@ void ChatController::savePending()
     check(m_store.updateStreamingReply(m_pending->messageId, m_pending->content, m_pending->reasoning));
 }
 
-void ChatController::onFinished(quint64 id, const ReplyResult& result)
+void ChatController::onFinished(const ReplyResult& result)
 {
-    if (!m_pending || id != m_pending->turnId)
-        return;
     store::ReplyStats stats = chat::storeStats(result.stats, result.stopReason);
     endPending(result.content, result.reasoning, stats);
 }
 
-void ChatController::onFailed(quint64 id, const ReplyFailure& failure)
+void ChatController::onFailed(const ReplyFailure& failure)
 {
-    if (!m_pending || id != m_pending->turnId)
-        return;
     m_errors.insert(m_pending->messageId, failure.error.message);
     // The engine's text so far, or what had streamed when it has none.
     const QString content = failure.content.isEmpty() ? m_pending->content : failure.content;
@@ -545,9 +580,10 @@ void ChatController::endPending(const QString& content, const QString& reasoning
     m_pending.reset();
     m_saveTimer.stop();
     store::ReplyStats stats = engineStats;
-    stats.model = m_engine->modelName();
-    stats.quant = m_engine->quant();
-    stats.device = m_engine->deviceName();
+    const ReplyOrigin origin = done.backend->origin();
+    stats.model = origin.model;
+    stats.quant = origin.quant;
+    stats.device = origin.device;
     check(m_store.finishReply(done.messageId, content, reasoning, stats));
     if (done.conversationId == m_conversationId)
         reloadMessages();

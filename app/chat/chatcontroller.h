@@ -1,4 +1,5 @@
-// The chat: owns the conversation history (ConversationStore) and the engine (EngineHost), and
+// The chat: owns the conversation history (ConversationStore), the engine (EngineHost) and the
+// choice between it and a remote server (ActiveConnection: replies come from its backend), and
 // keeps the sidebar's conversations and the shown conversation's messages as models for QML.
 // Sending saves the user's message and an empty streaming reply, then asks the engine for the
 // reply with the conversation as stored; the streamed text goes to the message model at once and
@@ -19,6 +20,7 @@
 #include <memory>
 #include <optional>
 
+#include "activeconnection.h"
 #include "appsettings.h"
 #include "conversationlistmodel.h"
 #include "enginehost.h"
@@ -31,6 +33,7 @@ class ChatController : public QObject
     Q_OBJECT
     QML_ELEMENT
     Q_PROPERTY(EngineHost* engine READ engine CONSTANT)
+    Q_PROPERTY(ActiveConnection* connection READ connection CONSTANT)
     Q_PROPERTY(LiveStats* liveStats READ liveStats CONSTANT)
     Q_PROPERTY(ConversationListModel* conversations READ conversations CONSTANT)
     Q_PROPERTY(MessageListModel* messages READ messages CONSTANT)
@@ -54,6 +57,9 @@ class ChatController : public QObject
     Q_PROPERTY(QVariantMap effectiveSampling READ effectiveSampling NOTIFY samplingChanged)
     Q_PROPERTY(QVariantMap samplingSources READ samplingSources NOTIFY samplingChanged)
     Q_PROPERTY(bool thinking READ thinking WRITE setThinking NOTIFY settingsChanged)
+    // This chat's stop sequences, one a line ("\n" is a newline, "\\" a backslash); kept as
+    // the sampling key "stop".
+    Q_PROPERTY(QString stopText READ stopText WRITE setStopText NOTIFY settingsChanged)
     Q_PROPERTY(bool storeOpen READ storeOpen NOTIFY storeChanged)
     Q_PROPERTY(QString storeError READ storeError NOTIFY storeChanged) // why the history is not open
 
@@ -70,6 +76,7 @@ public:
     store::ConversationStore& store() { return m_store; }
 
     EngineHost* engine() const { return m_engine; }
+    ActiveConnection* connection() const { return m_connection; }
     LiveStats* liveStats() const { return m_liveStats; }
     ConversationListModel* conversations() const { return m_conversations; }
     MessageListModel* messages() const { return m_messages; }
@@ -90,6 +97,8 @@ public:
     int replyMaxTokens() const;
     bool thinking() const { return m_settings.thinking; }
     void setThinking(bool on);
+    QString stopText() const;
+    void setStopText(const QString& text);
     bool storeOpen() const { return m_store.isOpen(); }
     QString storeError() const { return m_storeError; }
 
@@ -148,6 +157,7 @@ signals:
 
 private:
     struct Pending {
+        ReplyBackend* backend = nullptr; // the engine or the remote connection writing it
         quint64 turnId = 0;
         qint64 conversationId = 0, messageId = 0;
         QString content, reasoning;
@@ -163,9 +173,11 @@ private:
     QJsonObject modelSamplingJson() const;
     bool startReply(const QList<store::Message>& before, const QString& userText, qint64 replyId);
     void savePending();
-    void onPieces(quint64 id, const QString& content, const QString& reasoning);
-    void onFinished(quint64 id, const ReplyResult& result);
-    void onFailed(quint64 id, const ReplyFailure& failure);
+    void follow(ReplyBackend* backend);
+    bool isPending(const ReplyBackend* backend, quint64 id) const;
+    void onPieces(const QString& content, const QString& reasoning);
+    void onFinished(const ReplyResult& result);
+    void onFailed(const ReplyFailure& failure);
     void endPending(const QString& content, const QString& reasoning, const store::ReplyStats& stats);
     void updateCanSend();
     void dropConversations(const QList<qint64>& ids);
@@ -174,6 +186,7 @@ private:
     store::ConversationStore m_store;
     QString m_storeError;
     EngineHost* m_engine;
+    ActiveConnection* m_connection;
     LiveStats* m_liveStats;
     ConversationListModel* m_conversations;
     MessageListModel* m_messages;

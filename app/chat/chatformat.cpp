@@ -1,6 +1,7 @@
 #include "chatformat.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QLocale>
 #include <QRandomGenerator>
 
@@ -75,6 +76,47 @@ const QStringList& samplingKeys()
 int maxTokensFromJson(const QJsonObject& sampling, int fallback)
 {
     return sampling.value(QLatin1String("max_tokens")).toInt(fallback);
+}
+
+QStringList stopFromJson(const QJsonObject& sampling)
+{
+    QStringList out;
+    for (const QJsonValue& v : sampling.value(QLatin1String("stop")).toArray())
+        if (v.isString() && !v.toString().isEmpty())
+            out << v.toString();
+    return out;
+}
+
+QString stopText(const QStringList& stop)
+{
+    QStringList lines;
+    for (QString s : stop) {
+        s.replace(QLatin1Char('\\'), QLatin1String("\\\\"));
+        s.replace(QLatin1Char('\n'), QLatin1String("\\n"));
+        s.replace(QLatin1Char('\t'), QLatin1String("\\t"));
+        lines << s;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QStringList parseStopText(const QString& text)
+{
+    QStringList out;
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        QString s;
+        for (qsizetype i = 0; i < line.size(); ++i) {
+            const QChar c = line[i];
+            if (c != QLatin1Char('\\') || i + 1 == line.size()) {
+                s += c;
+                continue;
+            }
+            const QChar next = line[++i];
+            s += next == QLatin1Char('n') ? QChar(QLatin1Char('\n')) : next == QLatin1Char('t') ? QChar(QLatin1Char('\t')) : next;
+        }
+        if (!s.isEmpty() && !out.contains(s))
+            out << s;
+    }
+    return out;
 }
 
 store::ReplyStats storeStats(const ReplyStats& s, const QString& stopReason)

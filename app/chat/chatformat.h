@@ -36,6 +36,13 @@ int maxTokensFromJson(const QJsonObject& sampling, int fallback);
 // answer when nothing else sets one).
 hearth::SamplingParams chatDefaultsWithSeed();
 
+// A chat's stop sequences: the sampling key "stop" (an array of strings; anything else: none).
+QStringList stopFromJson(const QJsonObject& sampling);
+// As the chat options show them: one a line, a newline written "\n", a tab "\t", a backslash
+// "\\"; parseStopText reads that back (blank lines are no sequence).
+QString stopText(const QStringList& stop);
+QStringList parseStopText(const QString& text);
+
 // What the store keeps of a reply's engine statistics (-1 = nothing to time becomes nullopt).
 store::ReplyStats storeStats(const ReplyStats& stats, const QString& stopReason);
 

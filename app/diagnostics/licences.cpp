@@ -37,6 +37,9 @@ QList<LicenceEntry> libraryLicences(bool cudaModulePresent)
         {QStringLiteral("SQLite"), Licences::tr("public domain"), Licences::tr("The chat history (through Qt's SQLite driver).")},
         {QStringLiteral("md4c"), QStringLiteral("MIT"), Licences::tr("Markdown in replies.")},
         {QStringLiteral("nlohmann/json"), QStringLiteral("MIT"), Licences::tr("Model configuration files.")},
+        {QStringLiteral("cpp-httplib"), QStringLiteral("MIT"), Licences::tr("The API server (Settings → API server).")},
+        {QStringLiteral("OpenSSL"), QStringLiteral("Apache-2.0"),
+         Licences::tr("Loaded with the system's cpp-httplib; the API server itself speaks plain HTTP.")},
     };
     if (cudaModulePresent)
         out.append({QStringLiteral("NVIDIA CUDA runtime, cuBLAS"), Licences::tr("NVIDIA CUDA Toolkit EULA"),

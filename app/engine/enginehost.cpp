@@ -6,7 +6,7 @@
 #include "engineworker.h"
 
 EngineHost::EngineHost(QObject* parent)
-    : QObject(parent)
+    : ReplyBackend(parent)
     , m_flags(std::make_shared<EngineFlags>())
     , m_thread(std::make_unique<QThread>())
     , m_worker(new EngineWorker(m_flags))

@@ -3,7 +3,7 @@
 // engine: every request returns at once with an id that the results carry (a result whose id is
 // no longer wanted is the caller's to drop). Stop and cancel take effect at the engine's next
 // check (a token, a tensor), even while a reply or load runs. The destructor stops what runs and
-// joins the thread.
+// joins the thread. The reply side is the ReplyBackend interface the chat talks to.
 #pragma once
 
 #include <QObject>
@@ -13,12 +13,13 @@
 #include <memory>
 
 #include "enginetypes.h"
+#include "replybackend.h"
 
 class EngineFlags;
 class EngineWorker;
 class QThread;
 
-class EngineHost : public QObject
+class EngineHost : public ReplyBackend
 {
     Q_OBJECT
     QML_ELEMENT
@@ -33,7 +34,6 @@ class EngineHost : public QObject
     Q_PROPERTY(QString loadPhaseText READ loadPhaseText NOTIFY loadProgressChanged)
     // Why the latest load failed, in the engine's words; empty after a success, a cancel or a new load.
     Q_PROPERTY(QString loadError READ loadError NOTIFY loadErrorChanged)
-    Q_PROPERTY(bool generating READ isGenerating NOTIFY generatingChanged)
     // A load or reply failed with StatusCode::DeviceLost: the GPU works again only after a
     // restart of the process (AppInstance.restartApp). Stays true until then.
     Q_PROPERTY(bool deviceLost READ isDeviceLost NOTIFY deviceLostChanged)
@@ -55,10 +55,10 @@ public:
     Q_INVOKABLE void cancelLoad();
     Q_INVOKABLE void unload();
     // Starts a reply. Replies run one after another, in the order asked.
-    quint64 startTurn(const TurnRequest& request);
+    quint64 startTurn(const TurnRequest& request) override;
     // Stops the reply in progress and any queued one: the engine stops before its next token
     // and replyFinished arrives with stopReason "cancel" and the text so far.
-    Q_INVOKABLE void stop();
+    void stop() override;
     // Asks for a MemorySnapshot (memoryReport); requests made before it is sent count once.
     Q_INVOKABLE void requestMemoryReport();
 
@@ -72,7 +72,8 @@ public:
     double loadFraction() const { return m_loadFraction; }
     QString loadPhaseText() const;
     QString loadError() const { return m_loadError; }
-    bool isGenerating() const { return m_pendingTurns > 0; }
+    bool isGenerating() const override { return m_pendingTurns > 0; }
+    ReplyOrigin origin() const override { return {modelName(), quant(), deviceName(), modelPath()}; }
     bool isDeviceLost() const { return m_deviceLost; }
 
     // The worker itself, for tests that watch its thread; use the host's signals otherwise.
@@ -83,16 +84,12 @@ signals:
     void modelLoaded(quint64 id, const ModelSummary& model);
     void loadFailed(quint64 id, const EngineError& error);
     void modelUnloaded();
-    void replyPieces(quint64 id, const QString& content, const QString& reasoning, const ReplyStats& stats);
-    void replyFinished(quint64 id, const ReplyResult& result);
-    void replyFailed(quint64 id, const ReplyFailure& failure);
     void memoryReport(const MemorySnapshot& snapshot);
 
     void modelChanged();
     void loadingChanged();
     void loadProgressChanged();
     void loadErrorChanged();
-    void generatingChanged();
     void deviceLostChanged();
 
 private:
@@ -113,16 +110,3 @@ private:
     QString m_loadError;
     bool m_deviceLost = false;
 };
-
-// For an object that follows one engine at a time (LiveStats, LocalModels, MemoryMeter,
-// Diagnostics): points `current` at `next`, dropping every connection from the engine before
-// to `receiver`. False, with nothing changed, when `current` is `next` already.
-inline bool followEngine(QObject* receiver, QPointer<EngineHost>& current, EngineHost* next)
-{
-    if (current == next)
-        return false;
-    if (current)
-        QObject::disconnect(current, nullptr, receiver, nullptr);
-    current = next;
-    return true;
-}

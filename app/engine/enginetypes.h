@@ -6,6 +6,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 #include <QVariantMap>
 
 #include "hearth/devices.h"
@@ -80,6 +81,8 @@ struct TurnRequest {
     bool dropOldest = true;            // a conversation longer than the context drops old turns
     hearth::SamplingParams sampling = hearth::SamplingParams::chatDefaults();
     int maxTokens = 1024;
+    QStringList stop;                  // the reply ends before the first of these (none: no stop text)
+    bool seedFixed = false;            // sampling.seed was chosen, not drawn (a remote server is sent it)
 };
 
 // Where a reply stands: sent with every streamed piece and at the end.

@@ -6,6 +6,7 @@
 
 #include "hearth/devices.h"
 #include "replycoalescer.h"
+#include "server/model_slot.h"
 
 namespace {
 
@@ -69,6 +70,7 @@ EngineWorker::~EngineWorker() = default;
 void EngineWorker::release()
 {
     const bool had = bool(m_model);
+    m_served.reset();
     m_chat.reset(); // the session refers to the model: it goes first
     m_model.reset();
     if (had)
@@ -153,6 +155,19 @@ ModelSummary EngineWorker::summarize(const LoadRequest& request) const
     return s;
 }
 
+hearth::Status EngineWorker::serve(const std::function<void(const hearth::Model&, hearth::server::ModelSlot&)>& work,
+                                   const std::string& chatTemplate)
+{
+    if (!m_model)
+        return hearth::failedPrecondition("no model is loaded in Hearth");
+    m_chat.reset();
+    if (!m_served || m_served->chatTemplate() != chatTemplate)
+        m_served = std::make_unique<hearth::server::ModelSlot>(m_sessionParams, chatTemplate);
+    work(*m_model, *m_served);
+    sendMemoryReport();
+    return hearth::Status::ok();
+}
+
 void EngineWorker::reportMemoryIfWanted()
 {
     if (m_flags->takeMemoryRequest())
@@ -166,9 +181,11 @@ void EngineWorker::sendMemoryReport()
     s.cudaBuilt = devices.cudaBuilt;
     s.cudaUnavailable = devices.cudaUnavailable;
     s.cpuChosen = m_cpuChosen;
-    if (m_model && m_chat.session()) {
+    const hearth::Session* session = m_chat.session() ? &m_chat.session()->session()
+                                                      : (m_served ? m_served->session() : nullptr);
+    if (m_model && session) {
         s.loaded = true;
-        s.report = m_chat.session()->session().memoryReport();
+        s.report = session->memoryReport();
     } else if (resolveDevice(m_deviceChoice, devices) == hearth::DeviceKind::Cuda && hasCuda(devices)) {
         s.report.device = *std::find_if(devices.devices.begin(), devices.devices.end(),
                                         [](const hearth::DeviceInfo& d) { return d.kind == hearth::DeviceKind::Cuda; });
@@ -211,6 +228,8 @@ void EngineWorker::runTurn(quint64 id, const TurnRequest& request)
     generate.maxTokens = std::max(0, request.maxTokens);
     generate.sampling = request.sampling;
     generate.cancel = stop;
+    for (const QString& text : request.stop)
+        generate.stopStrings.push_back(text.toStdString());
     auto piece = [&](bool thinking) {
         return [&, thinking](std::string_view text, const hearth::GenerateStats& stats) {
             const ReplyStats live = liveStats(stats, double(clock.nsecsElapsed()) / 1e6);
@@ -221,6 +240,7 @@ void EngineWorker::runTurn(quint64 id, const TurnRequest& request)
     };
     const hearth::ChatStream stream{piece(false), piece(true)};
     bool restored = false;
+    m_served.reset(); // the API server's session gives way: one KV cache at a time
     auto reply = m_chat.reply(*m_model, m_sessionParams, chatOptions(request), storedHistory(request.history),
                               request.userText.toStdString(), generate, stream, restored);
     out.flush();

@@ -7,12 +7,17 @@
 
 #include <QObject>
 
+#include <functional>
 #include <memory>
 
 #include "chatstate.h"
 #include "engineflags.h"
 #include "enginetypes.h"
 #include "hearth/model.h"
+
+namespace hearth::server {
+class ModelSlot;
+}
 
 class EngineWorker : public QObject
 {
@@ -29,6 +34,14 @@ public slots:
     void runTurn(quint64 id, const TurnRequest& request);
     // Sends a MemorySnapshot when one was asked for (EngineFlags::requestMemoryReport).
     void reportMemoryIfWanted();
+
+public:
+    // Engine thread (a queued call from app/server/): runs one request of the API server with the
+    // loaded model and the server's session slot, made with `chatTemplate` (empty: the model's).
+    // The chat's own session is freed first, so that one KV cache is held at a time (the chat's
+    // next turn rebuilds it from its history). FailedPrecondition when no model is loaded.
+    hearth::Status serve(const std::function<void(const hearth::Model&, hearth::server::ModelSlot&)>& work,
+                         const std::string& chatTemplate);
 
 signals:
     void loadProgress(quint64 id, double fraction, LoadPhase phase);
@@ -51,6 +64,7 @@ private:
     std::unique_ptr<hearth::Model> m_model;
     hearth::SessionParams m_sessionParams;
     ChatState m_chat;
+    std::unique_ptr<hearth::server::ModelSlot> m_served; // the API server's session, while it has one
     DeviceChoice m_deviceChoice = DeviceChoice::Auto; // of the last load
     bool m_cpuChosen = false;
 };

@@ -10,17 +10,17 @@ LiveStats::LiveStats(QObject* parent)
 {
 }
 
-void LiveStats::setEngine(EngineHost* engine)
+void LiveStats::setEngine(ReplyBackend* engine)
 {
     if (!followEngine(this, m_engine, engine))
         return;
     if (m_engine) {
-        connect(m_engine, &EngineHost::replyPieces, this,
+        connect(m_engine, &ReplyBackend::replyPieces, this,
                 [this](quint64 id, const QString&, const QString&, const ReplyStats& s) { update(id, s); });
-        connect(m_engine, &EngineHost::replyFinished, this, [this](quint64 id, const ReplyResult& r) { end(id, r.stats); });
-        connect(m_engine, &EngineHost::replyFailed, this, [this](quint64 id, const ReplyFailure& f) { end(id, f.stats); });
+        connect(m_engine, &ReplyBackend::replyFinished, this, [this](quint64 id, const ReplyResult& r) { end(id, r.stats); });
+        connect(m_engine, &ReplyBackend::replyFailed, this, [this](quint64 id, const ReplyFailure& f) { end(id, f.stats); });
         // Cleared when a reply starts, not at its first token: prefill can take a while.
-        connect(m_engine, &EngineHost::generatingChanged, this, [this] {
+        connect(m_engine, &ReplyBackend::generatingChanged, this, [this] {
             if (m_engine->isGenerating() && !m_active)
                 begin(0);
         });

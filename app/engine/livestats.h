@@ -1,7 +1,7 @@
 // The stats bar of the reply in progress: decode speed now (over the last second of the reply)
 // and its history over the reply for a small chart, prefill speed, time to first token, context
-// used of the context size. Follows an EngineHost's replies; after a reply it shows that reply's
-// final figures (the engine's averages). GUI thread.
+// used of the context size. Follows one ReplyBackend's replies (the engine or a remote server);
+// after a reply it shows that reply's final figures. GUI thread.
 #pragma once
 
 #include <QList>
@@ -9,13 +9,13 @@
 #include <QPointer>
 #include <QQmlEngine>
 
-#include "enginehost.h"
+#include "replybackend.h"
 
 class LiveStats : public QObject
 {
     Q_OBJECT
     QML_ELEMENT
-    Q_PROPERTY(EngineHost* engine READ engine WRITE setEngine NOTIFY engineChanged)
+    Q_PROPERTY(ReplyBackend* engine READ engine WRITE setEngine NOTIFY engineChanged)
     Q_PROPERTY(bool active READ isActive NOTIFY statsChanged) // a reply is being generated
     Q_PROPERTY(int tokens READ tokens NOTIFY statsChanged)
     Q_PROPERTY(double decodeTokPerS READ decodeTokPerS NOTIFY statsChanged) // -1: not yet known
@@ -30,8 +30,8 @@ class LiveStats : public QObject
 public:
     explicit LiveStats(QObject* parent = nullptr);
 
-    EngineHost* engine() const { return m_engine; }
-    void setEngine(EngineHost* engine);
+    ReplyBackend* engine() const { return m_engine; }
+    void setEngine(ReplyBackend* engine);
 
     bool isActive() const { return m_active; }
     int tokens() const { return m_stats.tokens; }
@@ -57,7 +57,7 @@ private:
     double rateOverLastSecond(const ReplyStats& stats) const;
     void halveHistory();
 
-    QPointer<EngineHost> m_engine;
+    QPointer<ReplyBackend> m_engine;
     quint64 m_id = 0;
     bool m_active = false;
     ReplyStats m_stats;

@@ -3,27 +3,16 @@
 #include <QCoreApplication>
 #include <QPointer>
 
-#include <qt6keychain/keychain.h>
+#include "keyring.h"
 
 namespace {
 
 const QString kKey = QStringLiteral("huggingface-token");
 
-// Never QSettings: a keyring that is not there means no storage, not plain text on disk.
 template <typename Job>
 Job* makeJob(const QString& service, QObject* parent)
 {
-    auto* job = new Job(service, parent);
-    job->setAutoDelete(true);
-    job->setInsecureFallback(false);
-    job->setKey(kKey);
-    return job;
-}
-
-bool noKeyring(QKeychain::Error error)
-{
-    return error == QKeychain::NoBackendAvailable || error == QKeychain::NotImplemented ||
-           error == QKeychain::AccessDeniedByUser || error == QKeychain::AccessDenied || error == QKeychain::OtherError;
+    return keyring::makeJob<Job>(service, kKey, parent);
 }
 
 } // namespace
@@ -90,7 +79,7 @@ void HfTokenStore::save(const QString& token)
         } else {
             qWarning("token: not stored (%s)", qPrintable(job->errorString()));
             setState(State::SessionOnly,
-                     noKeyring(job->error())
+                     keyring::isUnavailable(job->error())
                          ? tr("No keyring is available, so the token is not saved: it is used until Hearth quits.")
                          : job->errorString());
         }

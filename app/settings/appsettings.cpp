@@ -121,6 +121,10 @@ void AppSettings::read()
     m_seed = int(std::clamp(number("chat/seed", -1), -1.0, double(std::numeric_limits<int>::max())));
     m_thinking = s.value(QStringLiteral("chat/thinking"), true).toBool();
     m_chatTemplateOverride = text("chat/templateOverride");
+
+    m_serverEnabled = s.value(QStringLiteral("server/enabled"), false).toBool();
+    m_serverPort = int(std::clamp(number("server/port", 8080), 1024.0, 65535.0));
+    m_serverOnNetwork = s.value(QStringLiteral("server/onNetwork"), false).toBool();
 }
 
 template <typename T>
@@ -188,6 +192,22 @@ void AppSettings::setCatalogPath(const QString& value)
 void AppSettings::setHfEndpoint(const QString& value)
 {
     store("downloads/hfEndpoint", m_hfEndpoint, value.trimmed(), &AppSettings::downloadSettingsChanged);
+}
+
+void AppSettings::setServerEnabled(bool value)
+{
+    store("server/enabled", m_serverEnabled, value, &AppSettings::serverSettingsChanged);
+}
+
+void AppSettings::setServerPort(int value)
+{
+    // Below 1024 needs privileges a desktop app does not have.
+    store("server/port", m_serverPort, std::clamp(value, 1024, 65535), &AppSettings::serverSettingsChanged);
+}
+
+void AppSettings::setServerOnNetwork(bool value)
+{
+    store("server/onNetwork", m_serverOnNetwork, value, &AppSettings::serverSettingsChanged);
 }
 
 void AppSettings::setParallelDownloads(int value)

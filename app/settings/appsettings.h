@@ -51,6 +51,11 @@ class AppSettings : public QObject
     Q_PROPERTY(int seed READ seed WRITE setSeed NOTIFY samplingChanged)                      // -1: a new one per reply
     Q_PROPERTY(bool thinking READ thinking WRITE setThinking NOTIFY thinkingChanged)
     Q_PROPERTY(QString chatTemplateOverride READ chatTemplateOverride WRITE setChatTemplateOverride NOTIFY chatTemplateOverrideChanged)
+    // The API server (app/server/LocalServer): on or off, its port, and whether other machines
+    // may connect (0.0.0.0, only with an API key); the key itself is in the keyring.
+    Q_PROPERTY(bool serverEnabled READ serverEnabled WRITE setServerEnabled NOTIFY serverSettingsChanged)
+    Q_PROPERTY(int serverPort READ serverPort WRITE setServerPort NOTIFY serverSettingsChanged) // 1024..65535
+    Q_PROPERTY(bool serverOnNetwork READ serverOnNetwork WRITE setServerOnNetwork NOTIFY serverSettingsChanged)
 
 public:
     // The user's settings file (QSettings' default for the application's names). No default
@@ -117,6 +122,13 @@ public:
     QString chatTemplateOverride() const { return m_chatTemplateOverride; }
     void setChatTemplateOverride(const QString& value);
 
+    bool serverEnabled() const { return m_serverEnabled; }
+    void setServerEnabled(bool value);
+    int serverPort() const { return m_serverPort; }
+    void setServerPort(int value);
+    bool serverOnNetwork() const { return m_serverOnNetwork; }
+    void setServerOnNetwork(bool value);
+
     // Sampling back to the engine's chat defaults (hearth::SamplingParams::chatDefaults()).
     Q_INVOKABLE void resetSampling();
 
@@ -150,6 +162,7 @@ signals:
     void samplingChanged();
     void thinkingChanged();
     void chatTemplateOverrideChanged();
+    void serverSettingsChanged();
 
 private:
     void read();
@@ -176,4 +189,6 @@ private:
     int m_topK = 0, m_maxTokens = 1024, m_seed = -1;
     bool m_thinking = true;
     QString m_chatTemplateOverride;
+    bool m_serverEnabled = false, m_serverOnNetwork = false;
+    int m_serverPort = 8080;
 };

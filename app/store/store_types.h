@@ -32,7 +32,7 @@ enum class OpenProblem {
 
 // What a conversation is run with. Empty strings mean "not set".
 struct ConversationSettings {
-    QString modelPath;  // a .gguf file or an HF folder
+    QString modelPath;  // a .gguf file or an HF folder; a remote model: "<model> @ <base URL>"
     QString quant;      // preset name, e.g. "Q4_K_M"; empty = as stored in the file
     QString systemPrompt;
     QJsonObject sampling; // temperature, top_k, top_p, ... as the app writes them

@@ -119,9 +119,11 @@ Result<std::unique_ptr<ChatSession>> ChatSession::create(const Model& model, con
     return chat;
 }
 
-Result<std::unique_ptr<ChatSession>> ChatSession::restore(const Model& model, const SessionParams& sessionParams,
-                                                          const ChatOptions& options,
-                                                          const std::vector<StoredMessage>& history) {
+namespace {
+
+// A stored conversation as turns: roles checked, text made valid UTF-8, reply ids kept with the
+// text they decode to (the prompt splices the ids where that text appears).
+Result<std::vector<ChatTurn>> storedTurns(const Model& model, const std::vector<StoredMessage>& history) {
     const int32_t vocab = model.info().vocabSize;
     std::vector<ChatTurn> turns;
     for (size_t i = 0; i < history.size(); ++i) {
@@ -139,7 +141,7 @@ Result<std::unique_ptr<ChatSession>> ChatSession::restore(const Model& model, co
                                        std::to_string(vocab));
         ChatTurn turn{{role, utf8::sanitize(stored.message.content), utf8::sanitize(stored.message.reasoning)}, {}, {}};
         // The generated text is what the ids decode to after a prompt (a leading space kept, as
-        // Session streams it); the prompt splices the ids where that text appears.
+        // Session streams it).
         if (!stored.replyIds.empty()) {
             const Tokenizer& tok = *loadedModel(model).tokenizer;
             StreamingDetokenizer detok(tok, tok.bosId() == 0 ? 1 : 0); // any id but BOS: not at the start
@@ -149,6 +151,15 @@ Result<std::unique_ptr<ChatSession>> ChatSession::restore(const Model& model, co
         }
         turns.push_back(std::move(turn));
     }
+    return turns;
+}
+
+} // namespace
+
+Result<std::unique_ptr<ChatSession>> ChatSession::restore(const Model& model, const SessionParams& sessionParams,
+                                                          const ChatOptions& options,
+                                                          const std::vector<StoredMessage>& history) {
+    HEARTH_ASSIGN(std::vector<ChatTurn> turns, storedTurns(model, history));
     ChatOptions effective = options;
     if (!turns.empty() && turns.front().message.role == "system") effective.systemPrompt.clear();
     HEARTH_ASSIGN(auto chat, create(model, sessionParams, effective));
@@ -156,6 +167,16 @@ Result<std::unique_ptr<ChatSession>> ChatSession::restore(const Model& model, co
     d.turns.insert(d.turns.end(), std::make_move_iterator(turns.begin()), std::make_move_iterator(turns.end()));
     d.syncHistory();
     return chat;
+}
+
+Status ChatSession::setHistory(const std::vector<StoredMessage>& history) {
+    Impl& d = *m_impl;
+    HEARTH_ASSIGN(std::vector<ChatTurn> turns, storedTurns(*d.model, history));
+    if ((turns.empty() || turns.front().message.role != "system") && !d.options.systemPrompt.empty())
+        turns.insert(turns.begin(), ChatTurn{{"system", utf8::sanitize(d.options.systemPrompt), {}}, {}, {}});
+    d.turns = std::move(turns);
+    d.syncHistory();
+    return Status::ok();
 }
 
 bool ChatSession::hasTemplate() const { return m_impl->tmpl.has_value(); }

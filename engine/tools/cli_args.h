@@ -79,10 +79,12 @@ void warn(const std::string& message);
 int runCommand(const std::vector<std::string>& args);
 int inspectCommand(const std::vector<std::string>& args);
 int benchCommand(const std::vector<std::string>& args);
+int benchMatVecCommand(const Args& args); // bench --matvec
 int tokenizeCommand(const std::vector<std::string>& args);
 int quantizeCommand(const std::vector<std::string>& args);
 int synthCommand(const std::vector<std::string>& args);
 int chatCommand(const std::vector<std::string>& args);
 int templateCommand(const std::vector<std::string>& args);
+int serveCommand(const std::vector<std::string>& args);
 
 } // namespace hearth::cli

@@ -15,6 +15,7 @@ const char* kUsage =
     "commands:\n"
     "  run       generate from a prompt (text or token ids); --json for scripts\n"
     "  chat      an interactive chat in the terminal\n"
+    "  serve     an OpenAI-compatible HTTP server (chat and text completions)\n"
     "  template  the exact prompt a chat sends for a conversation given as JSON\n"
     "  inspect   what a model file is and how much memory it needs\n"
     "  bench     prefill and decode speed, memory, and the fraction of the bandwidth bound\n"
@@ -92,6 +93,26 @@ const std::vector<CommandHelp>& commandHelp() {
                      kSampling + kContext + kDevice +
                      "  --threads N           CPU threads, 0 to 1024 (0 = all hardware threads)\n"
                      "  --quant PRESET        convert the weights at load\n"},
+        {"serve", std::string("usage: hearth-cli serve -m MODEL [options]\n"
+                              "Serves the model over HTTP with OpenAI's API: GET /v1/models, POST /v1/chat/completions\n"
+                              "and /v1/completions (\"stream\": true for Server-Sent Events), GET /health. One request\n"
+                              "runs at a time; the others wait in a bounded queue. A client that disconnects cancels\n"
+                              "its generation. stdout gets {\"url\", \"model\", \"context_length\"} once it listens;\n"
+                              "Ctrl-C stops it. Sampling starts from what the model's files recommend; requests\n"
+                              "override it.\n\n"
+                              "  -m, --model MODEL     a .gguf file or a Hugging Face folder\n"
+                              "  --host HOST           the address to listen on (default 127.0.0.1; any other than\n"
+                              "                        loopback needs --api-key)\n"
+                              "  --port N              the port, 0 to 65535 (default 8080; 0 = any free port)\n"
+                              "  --api-key KEY         require \"Authorization: Bearer KEY\" (at least 8 characters; the\n"
+                              "                        environment variable HEARTH_API_KEY keeps it out of `ps`)\n"
+                              "  --cors                let web pages of any origin call the server\n"
+                              "  --queue N             requests that may wait while one runs, 0 to 1024 (default 8);\n"
+                              "                        more get 503\n"
+                              "  --chat-template FILE  a Jinja chat template to use instead of the model's\n") +
+                      kContext + kDevice +
+                      "  --threads N           CPU threads, 0 to 1024 (0 = all hardware threads)\n"
+                      "  --quant PRESET        convert the weights at load\n"},
         {"template", "usage: hearth-cli template -m MODEL --messages FILE.json [options]\n"
                      "Prints exactly the prompt a chat sends for the conversation: the model's chat template\n"
                      "rendered (text typed in messages never becomes a control token).\n\n"
@@ -104,7 +125,8 @@ const std::vector<CommandHelp>& commandHelp() {
                      "  --json                   {\"text\", \"ids\" (the tokens a chat sends), \"has_template\",\n"
                      "                           \"exact\"} instead of the bare text\n"},
         {"inspect", "usage: hearth-cli inspect -m MODEL [options]\n"
-                    "Hyperparameters, tensor types and a memory estimate, read from the header only.\n\n"
+                    "Hyperparameters, tensor types and a memory estimate, read from the header only; for the\n"
+                    "CPU also the decode speed its read bandwidth (measured now) allows.\n\n"
                     "  -m, --model MODEL     a .gguf file or a Hugging Face folder\n"
                     "  --ctx N               the context to estimate for (0 = the model's trained context)\n"
                     "  --device auto|cpu|cuda the device to estimate for (default auto: CUDA device --gpu when\n"
@@ -129,7 +151,12 @@ const std::vector<CommandHelp>& commandHelp() {
                       kDevice +
                       "  --threads N           CPU threads, 0 to 1024 (0 = all hardware threads)\n"
                       "  --bandwidth-gbps B    the device's bandwidth in GB/s, for the bound where it is not known\n"
-                      "  --json                one JSON object on stdout\n"},
+                      "  --json                one JSON object on stdout\n\n"
+                      "hearth-cli bench --matvec TYPE [--rows R --cols C --tokens N --reps R --threads N\n"
+                      "                 --cpu-kernels fast|reference --json]\n"
+                      "One CPU matrix product alone: a random R x C matrix of TYPE (Q4_K, Q8_0, F16, ...;\n"
+                      "default 4096 x 4096) times N vectors (default 1), its median time over --reps runs\n"
+                      "(default 50) in GB/s of weights, beside the machine's measured read bandwidth.\n"},
         {"quantize", "usage: hearth-cli quantize IN OUT.gguf --quant PRESET [options]\n"
                      "Writes IN (a GGUF or a Hugging Face folder) with the preset applied, as a GGUF.\n\n"
                      "  --quant PRESET        F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K, Q5_K, Q6_K, Q4_K_M, Q5_K_M\n"
@@ -176,6 +203,16 @@ bool asksForHelp(const std::vector<std::string>& args) {
 
 int devicesCommand(const std::vector<std::string>& args);
 
+// A build without cpp-httplib (-DHEARTH_SERVER=OFF) has no server.
+int serveCommandOrMissing(const std::vector<std::string>& args) {
+#ifdef HEARTH_HAS_SERVER
+    return hearth::cli::serveCommand(args);
+#else
+    (void)args;
+    return hearth::cli::fail(hearth::unsupported("this hearth-cli was built without the server (cpp-httplib was missing)"));
+#endif
+}
+
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty() || args[0] == "--help" || args[0] == "-h") {
@@ -206,6 +243,7 @@ int main(int argc, char** argv) {
     }
     if (command == "run") return hearth::cli::runCommand(args);
     if (command == "chat") return hearth::cli::chatCommand(args);
+    if (command == "serve") return serveCommandOrMissing(args);
     if (command == "template") return hearth::cli::templateCommand(args);
     if (command == "inspect") return hearth::cli::inspectCommand(args);
     if (command == "bench") return hearth::cli::benchCommand(args);

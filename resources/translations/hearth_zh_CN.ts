@@ -53,6 +53,21 @@
     </message>
 </context>
 <context>
+    <name>ApiKeyStore</name>
+    <message>
+        <source>The API key is no longer in the keyring: enter it again in the connection.</source>
+        <translation>API 密钥已不在密钥环中：请在连接中重新输入。</translation>
+    </message>
+    <message>
+        <source>No keyring is available, so the API key was not kept: enter it again in the connection.</source>
+        <translation>没有可用的密钥环，API 密钥未被保留：请在连接中重新输入。</translation>
+    </message>
+    <message>
+        <source>No keyring is available, so the API key is not saved: it is used until Hearth quits.</source>
+        <translation>没有可用的密钥环，API 密钥不会被保存：它只在 Hearth 退出前使用。</translation>
+    </message>
+</context>
+<context>
     <name>AppInstance</name>
     <message>
         <source>The graphics card stopped working, and Hearth can use it again only after a restart. Everything you wrote and every reply so far is saved. Restart Hearth to continue this conversation.</source>
@@ -164,6 +179,14 @@
     <message>
         <source>Download %1</source>
         <translation>下载 %1</translation>
+    </message>
+    <message>
+        <source>Size unknown</source>
+        <translation>规模未知</translation>
+    </message>
+    <message>
+        <source>The catalog does not list this model&apos;s sizes, so Hearth cannot estimate whether it fits. Once it is downloaded, the library estimates it from the file.</source>
+        <translation>目录中没有列出此模型的规模，因此 Hearth 无法估计它是否放得下。下载之后，模型库会根据文件进行估计。</translation>
     </message>
 </context>
 <context>
@@ -317,6 +340,18 @@
         <source>Reset to defaults</source>
         <translation>恢复为默认值</translation>
     </message>
+    <message>
+        <source>Stop sequences</source>
+        <translation>停止序列</translation>
+    </message>
+    <message>
+        <source>Stop sequences of this chat</source>
+        <translation>此对话的停止序列</translation>
+    </message>
+    <message>
+        <source>One a line (%1 for a line break): the reply ends before any of them</source>
+        <translation>每行一个（%1 表示换行）：回复在其中任何一个之前结束</translation>
+    </message>
 </context>
 <context>
     <name>ChatView</name>
@@ -407,6 +442,155 @@
     <message>
         <source>Send the message</source>
         <translation>发送消息</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionDialog</name>
+    <message>
+        <source>Edit the server</source>
+        <translation>编辑服务器</translation>
+    </message>
+    <message>
+        <source>Add a server</source>
+        <translation>添加服务器</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Base URL of the server</source>
+        <translation>服务器的基础 URL</translation>
+    </message>
+    <message>
+        <source>Replies are asked for at %1</source>
+        <translation>回复将请求自 %1</translation>
+    </message>
+    <message>
+        <source>vLLM listens on port 8000, SGLang on 30000, llama-server on 8080; the API is under /v1.</source>
+        <translation>vLLM 监听 8000 端口，SGLang 监听 30000，llama-server 监听 8080；API 位于 /v1 下。</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>(saved in the keyring)</source>
+        <translation>（已保存在密钥环中）</translation>
+    </message>
+    <message>
+        <source>None (the server&apos;s --api-key, if it has one)</source>
+        <translation>无（如果服务器设置了 --api-key，请填写）</translation>
+    </message>
+    <message>
+        <source>Forget the saved key</source>
+        <translation>删除已保存的密钥</translation>
+    </message>
+    <message>
+        <source>Kept in the system keyring, never in a file.</source>
+        <translation>保存在系统密钥环中，绝不写入文件。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Fetch models</source>
+        <translation>获取模型列表</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>As the picker shows it (the server&apos;s address if empty)</source>
+        <translation>在选择器中显示的名称（留空则使用服务器地址）</translation>
+    </message>
+    <message>
+        <source>Name of the connection</source>
+        <translation>连接名称</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save and use</source>
+        <translation>保存并使用</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionEditor</name>
+    <message>
+        <source>The server lists no models.</source>
+        <translation>服务器没有列出任何模型。</translation>
+    </message>
+    <message>
+        <source>This address is plain HTTP: the API key and your messages cross the network unencrypted. Use https:// if the server offers it.</source>
+        <translation>此地址使用明文 HTTP：API 密钥和你的消息将以未加密的方式在网络上传输。如果服务器支持，请使用 https://。</translation>
+    </message>
+    <message>
+        <source>The saved API key will be sent to this new address.</source>
+        <translation>已保存的 API 密钥将被发送到这个新地址。</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectionRow</name>
+    <message>
+        <source>%1: %2 on %3</source>
+        <translation>%1：%3 上的 %2</translation>
+    </message>
+    <message>
+        <source>In use</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>有 API 密钥</translation>
+    </message>
+    <message>
+        <source>no API key</source>
+        <translation>无 API 密钥</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Edit %1</source>
+        <translation>编辑 %1</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>移除 %1</translation>
+    </message>
+    <message>
+        <source>Disconnect</source>
+        <translation>断开</translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation>使用</translation>
+    </message>
+    <message>
+        <source>Stop using %1</source>
+        <translation>停止使用 %1</translation>
+    </message>
+    <message>
+        <source>Use %1</source>
+        <translation>使用 %1</translation>
     </message>
 </context>
 <context>
@@ -1032,6 +1216,45 @@
         <source>The loaded model. Its licence governs what you may do with it and its output.</source>
         <translation>已加载的模型。能如何使用它及其输出，由它的许可证决定。</translation>
     </message>
+    <message>
+        <source>The API server (Settings → API server).</source>
+        <translation>API 服务器（设置 → API 服务器）。</translation>
+    </message>
+    <message>
+        <source>Loaded with the system&apos;s cpp-httplib; the API server itself speaks plain HTTP.</source>
+        <translation>随系统的 cpp-httplib 一同加载；API 服务器本身只使用普通 HTTP。</translation>
+    </message>
+</context>
+<context>
+    <name>LocalServer</name>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Reading the API key from the keyring…</source>
+        <translation>正在从密钥环读取 API 密钥…</translation>
+    </message>
+    <message>
+        <source>%1 and from other machines (API key required)</source>
+        <translation>%1，其他机器也可访问（需要 API 密钥）</translation>
+    </message>
+    <message>
+        <source>Listening on %1: load a model to answer requests.</source>
+        <translation>正在 %1 上监听：加载模型后才能响应请求。</translation>
+    </message>
+    <message>
+        <source>Serving %1 on %2</source>
+        <translation>正在 %2 上提供 %1</translation>
+    </message>
+    <message>
+        <source>Serving other machines needs an API key: save one first.</source>
+        <translation>向其他机器提供服务需要 API 密钥：请先保存一个。</translation>
+    </message>
+    <message>
+        <source>Port %1 is in use by another program: choose another port.</source>
+        <translation>端口 %1 已被其他程序占用：请换一个端口。</translation>
+    </message>
 </context>
 <context>
     <name>Main</name>
@@ -1166,6 +1389,14 @@
     <message>
         <source>This chat&apos;s system prompt, thinking and sampling</source>
         <translation>本对话的系统提示词、思考与采样</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Check again</source>
+        <translation>重新检查</translation>
     </message>
 </context>
 <context>
@@ -1440,6 +1671,14 @@
         <source>Estimates for a context of up to %1 tokens on %2 (change it in Settings).</source>
         <translation>以下估算基于 %2 上最多 %1 个 token 的上下文（可在设置中更改）。</translation>
     </message>
+    <message>
+        <source>On this computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Remote servers (%1)</source>
+        <translation>远程服务器（%1）</translation>
+    </message>
 </context>
 <context>
     <name>ModelRow</name>
@@ -1482,6 +1721,17 @@
     <message>
         <source>Load %1</source>
         <translation>加载 %1</translation>
+    </message>
+    <message>
+        <source>Fits on %1 at %2 context: needs about %3; on the CPU at most about %4 tokens per second</source>
+        <translation>在 %2 上下文下可放入 %1：约需 %3；在 CPU 上每秒最多约 %4 个词元</translation>
+    </message>
+</context>
+<context>
+    <name>OpenAi</name>
+    <message>
+        <source>The answer is not a list of models.</source>
+        <translation>返回的内容不是模型列表。</translation>
     </message>
 </context>
 <context>
@@ -1538,6 +1788,14 @@
         <source>Open the library of models to download</source>
         <translation>打开可下载模型的模型库</translation>
     </message>
+    <message>
+        <source>Server…</source>
+        <translation>服务器…</translation>
+    </message>
+    <message>
+        <source>Chat with a model on a vLLM, SGLang or other OpenAI-compatible server</source>
+        <translation>与 vLLM、SGLang 或其他 OpenAI 兼容服务器上的模型对话</translation>
+    </message>
 </context>
 <context>
     <name>QuantSwitcher</name>
@@ -1564,6 +1822,177 @@
     <message>
         <source>Switch to %1, about %2</source>
         <translation>切换到 %1，约 %2</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteBackend</name>
+    <message>
+        <source>%1 does not list the model %2 any more: choose another one in the connection.</source>
+        <translation>%1 已不再提供模型 %2：请在连接中选择其他模型。</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>正在检查 %1…</translation>
+    </message>
+    <message>
+        <source>Connected: %1 serves %2.</source>
+        <translation>已连接：%1 提供 %2。</translation>
+    </message>
+    <message>
+        <source>No server is connected.</source>
+        <translation>没有连接服务器。</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteError</name>
+    <message>
+        <source>The server reported an error: %1</source>
+        <translation>服务器报告了错误：%1</translation>
+    </message>
+    <message>
+        <source>What arrived before is kept.</source>
+        <translation>之前收到的内容已保留。</translation>
+    </message>
+    <message>
+        <source>The connection to %1 ended before the reply was complete.</source>
+        <translation>与 %1 的连接在回复完成前结束了。</translation>
+    </message>
+    <message>
+        <source>%1 answered with a web page, not an API: is this the API&apos;s address?</source>
+        <translation>%1 返回的是网页而不是 API：这是 API 的地址吗？</translation>
+    </message>
+    <message>
+        <source>%1 sent an answer that is not an OpenAI-compatible completion.</source>
+        <translation>%1 返回的内容不是 OpenAI 兼容的补全结果。</translation>
+    </message>
+    <message>
+        <source>%1 sent Hearth to another address (HTTP %2 to %3). Use that address as the base URL.</source>
+        <translation>%1 将 Hearth 重定向到另一个地址（HTTP %2 到 %3）。请使用该地址作为基础 URL。</translation>
+    </message>
+    <message>
+        <source>%1 refused the API key (HTTP %2). Check the key in the connection.</source>
+        <translation>%1 拒绝了 API 密钥（HTTP %2）。请检查连接中的密钥。</translation>
+    </message>
+    <message>
+        <source>%1 needs an API key (HTTP %2). Add it to the connection.</source>
+        <translation>%1 需要 API 密钥（HTTP %2）。请在连接中添加。</translation>
+    </message>
+    <message>
+        <source>%1 has nothing at %2 (HTTP 404). The base URL of an OpenAI-compatible server usually ends in /v1.</source>
+        <translation>%1 在 %2 处没有内容（HTTP 404）。OpenAI 兼容服务器的基础 URL 通常以 /v1 结尾。</translation>
+    </message>
+    <message>
+        <source>%1 is busy (HTTP %2). Try again in a moment.</source>
+        <translation>%1 正忙（HTTP %2）。请稍后再试。</translation>
+    </message>
+    <message>
+        <source>%1 failed to answer (HTTP %2).</source>
+        <translation>%1 未能给出回答（HTTP %2）。</translation>
+    </message>
+    <message>
+        <source>%1 refused the request (HTTP %2).</source>
+        <translation>%1 拒绝了请求（HTTP %2）。</translation>
+    </message>
+    <message>
+        <source>It answered with a web page, not an API: is this the API&apos;s address?</source>
+        <translation>它返回的是网页而不是 API：这是 API 的地址吗？</translation>
+    </message>
+    <message>
+        <source>The server says: %1</source>
+        <translation>服务器的说明：%1</translation>
+    </message>
+    <message>
+        <source>%1 sent nothing for %2 seconds; the request was given up.</source>
+        <translation>%1 在 %2 秒内没有发送任何内容；已放弃该请求。</translation>
+    </message>
+    <message>
+        <source>Could not connect to %1: nothing is listening there. Is the server running?</source>
+        <translation>无法连接到 %1：那里没有服务在监听。服务器在运行吗？</translation>
+    </message>
+    <message>
+        <source>The server %1 was not found. Check the address.</source>
+        <translation>找不到服务器 %1。请检查地址。</translation>
+    </message>
+    <message>
+        <source>%1 closed the connection.</source>
+        <translation>%1 关闭了连接。</translation>
+    </message>
+    <message>
+        <source>The secure connection to %1 failed: %2</source>
+        <translation>与 %1 的安全连接失败：%2</translation>
+    </message>
+    <message>
+        <source>The proxy to %1 failed: %2</source>
+        <translation>通往 %1 的代理失败：%2</translation>
+    </message>
+    <message>
+        <source>Could not reach %1: %2</source>
+        <translation>无法访问 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteList</name>
+    <message>
+        <source>Chat with a model served elsewhere over the OpenAI API: vLLM or SGLang on a bigger machine, llama-server, or another Hearth. The conversation stays in this computer&apos;s history.</source>
+        <translation>通过 OpenAI API 与其他地方提供的模型对话：更大机器上的 vLLM 或 SGLang、llama-server，或另一个 Hearth。对话记录仍保存在本机的历史中。</translation>
+    </message>
+    <message>
+        <source>Add a server…</source>
+        <translation>添加服务器…</translation>
+    </message>
+    <message>
+        <source>Remote servers</source>
+        <translation>远程服务器</translation>
+    </message>
+    <message>
+        <source>No servers yet. Add one with its address, for example http://gpu-box:8000/v1 for vLLM.</source>
+        <translation>还没有服务器。用地址添加一个，例如 vLLM 的 http://gpu-box:8000/v1。</translation>
+    </message>
+    <message>
+        <source>Remove %1?</source>
+        <translation>移除 %1？</translation>
+    </message>
+    <message>
+        <source>The connection and its API key are deleted. Conversations held with it stay in the history.</source>
+        <translation>连接及其 API 密钥将被删除。通过它进行的对话仍保留在历史中。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteUrl</name>
+    <message>
+        <source>Enter the server&apos;s address, for example http://localhost:8000/v1.</source>
+        <translation>请输入服务器地址，例如 http://localhost:8000/v1。</translation>
+    </message>
+    <message>
+        <source>This is not a web address. Enter one like http://localhost:8000/v1.</source>
+        <translation>这不是网址。请输入类似 http://localhost:8000/v1 的地址。</translation>
+    </message>
+    <message>
+        <source>Use an http:// or https:// address.</source>
+        <translation>请使用 http:// 或 https:// 地址。</translation>
+    </message>
+    <message>
+        <source>Leave the user name and password out of the address; put an API key in its own field.</source>
+        <translation>地址中不要包含用户名和密码；API 密钥请填在它自己的字段中。</translation>
+    </message>
+    <message>
+        <source>The base URL cannot have a query (?…) or a fragment (#…).</source>
+        <translation>基础 URL 不能包含查询（?…）或片段（#…）。</translation>
+    </message>
+</context>
+<context>
+    <name>ServerKey</name>
+    <message>
+        <source>No keyring is available, so the key is not saved: it is used until Hearth quits.</source>
+        <translation>没有可用的密钥环，密钥不会被保存：仅在 Hearth 退出前有效。</translation>
     </message>
 </context>
 <context>
@@ -1834,6 +2263,75 @@
     </message>
 </context>
 <context>
+    <name>SettingsServer</name>
+    <message>
+        <source>API server</source>
+        <translation>API 服务器</translation>
+    </message>
+    <message>
+        <source>Serve the loaded model on http://127.0.0.1:%1</source>
+        <translation>在 http://127.0.0.1:%1 上提供已加载的模型</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible: chat and text completions under /v1. Requests wait their turn with your own chats.</source>
+        <translation>兼容 OpenAI：/v1 下的对话补全与文本补全。请求与你自己的对话依次排队处理。</translation>
+    </message>
+    <message>
+        <source>Serve the loaded model</source>
+        <translation>提供已加载的模型</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 · %n request(s) answered</source>
+        <translation>
+            <numerusform>%1 · 已响应 %n 个请求</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Let other machines connect</source>
+        <translation>允许其他机器连接</translation>
+    </message>
+    <message>
+        <source>Listens on every network interface instead of this computer only. Needs an API key.</source>
+        <translation>在所有网络接口上监听，而不只是本机。需要 API 密钥。</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Clients send it as &quot;Authorization: Bearer KEY&quot; (the OpenAI libraries&apos; api_key). Kept in the system keyring.</source>
+        <translation>客户端以 &quot;Authorization: Bearer KEY&quot; 发送它（即 OpenAI 库的 api_key）。保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <source>(saved)</source>
+        <translation>（已保存）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>New</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Fill in a random key: copy it for your clients, then save it.</source>
+        <translation>填入一个随机密钥：复制给你的客户端，然后保存。</translation>
+    </message>
+    <message>
+        <source>Forget</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+</context>
+<context>
     <name>StartOptions</name>
     <message>
         <source>The model you used last is no longer at %1. Open a model to start chatting.</source>
@@ -2021,6 +2519,18 @@
     <message>
         <source>Memory used by Hearth, last %1 min</source>
         <translation>Hearth 最近 %1 分钟的内存用量</translation>
+    </message>
+    <message>
+        <source>Remote · %1</source>
+        <translation>远程 · %1</translation>
+    </message>
+    <message>
+        <source>%1 runs on %2: it uses none of this computer&apos;s memory. Below: this computer.</source>
+        <translation>%1 运行在 %2 上：不占用本机内存。下方为本机情况。</translation>
+    </message>
+    <message>
+        <source>none used here</source>
+        <translation>本机未占用</translation>
     </message>
 </context>
 </TS>

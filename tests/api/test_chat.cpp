@@ -1,6 +1,7 @@
 // Chat sessions through the public headers: a conversation restored from its stored history (with
 // the reply ids) continues exactly as the live one does, one restored from text alone still works,
-// bad histories and templates are refused as documented, and streamed pieces carry statistics.
+// bad histories and templates are refused as documented, streamed pieces carry statistics, and a
+// history set whole keeps the session's state.
 #include "check.h"
 #include "hearth/chat.h"
 #include "hearth/model.h"
@@ -82,6 +83,43 @@ void checkRestore(const Model& model) {
     }
 }
 
+// setHistory: a conversation handed over whole (as a server is) replaces the history but keeps
+// the session's state, so what it shares with the last request is not computed again; the reply
+// is the one a fresh session gives; a bad history leaves everything as it was.
+void checkSetHistory(const Model& model) {
+    auto chat = ChatSession::create(model, {.contextLength = 256}, options());
+    CHECK_OK(chat);
+    if (!chat.isOk()) return;
+    ChatSession& c = *chat.value();
+    CHECK_OK(c.send("Once upon a time", params()));
+    const std::vector<ChatMessage> before = c.history();
+    // The client sends the reply back as text (no reply ids) and a new question.
+    CHECK_OK(c.setHistory(stored(before, {})));
+    CHECK_EQ(c.history().size(), before.size());
+    auto next = c.send("The dog", params());
+    CHECK_OK(next);
+    auto fresh = ChatSession::restore(model, {.contextLength = 256}, options(), stored(before, {}));
+    CHECK_OK(fresh);
+    if (!next.isOk() || !fresh.isOk()) return;
+    auto expected = fresh.value()->send("The dog", params());
+    CHECK_OK(expected);
+    if (!expected.isOk()) return;
+    CHECK(c.lastPromptIds() == fresh.value()->lastPromptIds());
+    CHECK(next.value().result.outputIds == expected.value().result.outputIds);
+    CHECK_MSG(next.value().result.reusedTokens > 0, "nothing of the earlier prompt was reused");
+
+    // Another conversation without a system message: the options' system prompt stays first.
+    CHECK_OK(c.setHistory({{{"user", "A cat", ""}, {}}, {{"assistant", "sat.", ""}, {}}}));
+    CHECK_EQ(c.history().size(), size_t(3));
+    CHECK_EQ(c.history().front().content, "Tell a story.");
+    // A refused history changes nothing.
+    const std::vector<ChatMessage> kept = c.history();
+    CHECK_ERR(c.setHistory({{{"user", "hi", ""}, {}}, {{"system", "late", ""}, {}}}), StatusCode::InvalidArgument,
+              "system");
+    CHECK_EQ(c.history().size(), kept.size());
+    CHECK_EQ(c.history().back().content, "sat.");
+}
+
 void checkErrors(const Model& model) {
     const int32_t vocab = model.info().vocabSize;
     const SessionParams sp{.contextLength = 64};
@@ -107,6 +145,7 @@ int main() {
     CHECK_OK(model);
     if (!model.isOk()) return test::finish();
     checkRestore(*model.value());
+    checkSetHistory(*model.value());
     checkErrors(*model.value());
     return test::finish();
 }

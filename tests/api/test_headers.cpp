@@ -1,7 +1,7 @@
 // The public API is closed: its headers include only each other and the standard library and name
 // no engine-internal type, and the api.* tests include nothing but those headers and the test
-// harness, as the app must; hearth-cli's sources include no other engine header either. The
-// checks prove themselves on planted examples.
+// harness, as the app must; hearth-cli's sources and the server's (server/, beside them) include no
+// other engine header either. The checks prove themselves on planted examples.
 #include <filesystem>
 #include <functional>
 #include <regex>
@@ -43,13 +43,18 @@ bool publicHeader(const std::string& target, bool quoted) { return !quoted || is
 bool apiTestInclude(const std::string& target, bool quoted) {
     return publicHeader(target, quoted) || target == "check.h" || target == "testdata.h";
 }
-// hearth-cli's sources: the public headers and the CLI's own (tools/); any other engine header,
-// quoted or in <> (engine/ is on their include path), reaches past the API.
-Allowed cliInclude(const fs::path& engine) {
-    return [engine](const std::string& target, bool quoted) {
-        return isPublic(target) || target.rfind("tools/", 0) == 0 || (!quoted && !fs::exists(engine / target));
+// hearth-cli's sources: the public headers, the CLI's own (tools/) and the server's (server/); any
+// other engine header, quoted or in <> (engine/ is on their include path), reaches past the API.
+// The server's sources: the public headers and its own.
+Allowed toolInclude(const fs::path& engine, std::vector<std::string> ownFolders) {
+    return [engine, ownFolders](const std::string& target, bool quoted) {
+        for (const std::string& folder : ownFolders)
+            if (target.rfind(folder, 0) == 0) return true;
+        return isPublic(target) || (!quoted && !fs::exists(engine / target));
     };
 }
+Allowed cliInclude(const fs::path& engine) { return toolInclude(engine, {"tools/", "server/"}); }
+Allowed serverInclude(const fs::path& engine) { return toolInclude(engine, {"server/"}); }
 
 void checkFiles(const fs::path& dir, const std::string& prefix, const Allowed& allowed, bool header) {
     int files = 0;
@@ -72,6 +77,7 @@ int main() {
     checkFiles(source / "tests/api", "test_", apiTestInclude, false);
     const fs::path engine = source / "engine";
     checkFiles(engine / "tools", "", cliInclude(engine), false);
+    checkFiles(source / "server", "", serverInclude(engine), false);
 
     // The check sees what it claims to.
     CHECK(!violations("#include \"runtime/model_internal.h\"\n", apiTestInclude, false).empty());
@@ -80,6 +86,10 @@ int main() {
     CHECK(violations("#include \"hearth/session.h\"\nSamplingParams sampling; // not a Sampler\n", publicHeader, true).empty());
     CHECK(!violations("#include \"runtime/session_testing.h\"\n", cliInclude(engine), false).empty());
     CHECK(!violations("#include <synth/synth.h>\n", cliInclude(engine), false).empty());
+    CHECK(!violations("#include \"runtime/chat_prompt.h\"\n", serverInclude(engine), false).empty());
+    CHECK(!violations("#include \"tools/cli_args.h\"\n", serverInclude(engine), false).empty());
+    CHECK(violations("#include <httplib.h>\n#include \"server/job.h\"\n#include \"hearth/chat.h\"\n",
+                     serverInclude(engine), false).empty());
     CHECK(violations("#include <cstdio>\n#include <nlohmann/json.hpp>\n#include \"hearth/synth.h\"\n"
                      "#include \"tools/cli_args.h\"\n", cliInclude(engine), false).empty());
     return hearth::test::finish();

@@ -20,6 +20,7 @@ QByteArray statusText(int status)
     case 200: return "OK";
     case 206: return "Partial Content";
     case 302: return "Found";
+    case 401: return "Unauthorized";
     case 404: return "Not Found";
     case 416: return "Range Not Satisfiable";
     case 500: return "Internal Server Error";
@@ -51,7 +52,7 @@ QByteArray testCatalog(const QList<QPair<QString, QString>>& files, const QList<
                                {"sha256", QString::fromLatin1(QCryptographicHash::hash(body, QCryptographicHash::Sha256).toHex())}};
         QJsonObject variant{{"quant", files[i].first}, {"format", "gguf"}, {"files", QJsonArray{file}}};
         if (coming.contains(files[i].first))
-            variant.insert("requires", "qwen35");
+            variant.insert("requires", "mamba2"); // an architecture Hearth does not run
         variants << variant;
     }
     const QJsonObject shape{{"architecture", "llama"}, {"layers", 2},   {"hidden", 64}, {"heads", 4}, {"kvHeads", 4},
@@ -88,6 +89,8 @@ QList<HttpHit> HttpTestServer::hitsFor(const QByteArray& path) const
 void HttpTestServer::onConnection()
 {
     while (QTcpSocket* socket = m_server.nextPendingConnection()) {
+        ++m_open;
+        connect(socket, &QTcpSocket::disconnected, this, [this] { --m_open; });
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onRequest(socket); });
     }
@@ -104,10 +107,10 @@ void HttpTestServer::onRequest(QTcpSocket* socket)
     const qsizetype end = buffer.indexOf("\r\n\r\n");
     if (end < 0)
         return;
-    socket->setProperty("answered", true);
     const QList<QByteArray> lines = buffer.left(end).split('\n');
     const QList<QByteArray> request = lines.value(0).trimmed().split(' ');
     QByteArray range, authorization;
+    qint64 length = 0;
     for (const QByteArray& line : lines.mid(1)) {
         const qsizetype colon = line.indexOf(':');
         const QByteArray name = line.left(colon).trimmed().toLower(), value = line.mid(colon + 1).trimmed();
@@ -115,8 +118,13 @@ void HttpTestServer::onRequest(QTcpSocket* socket)
             range = value;
         else if (name == "authorization")
             authorization = value;
+        else if (name == "content-length")
+            length = value.toLongLong();
     }
-    m_hits << HttpHit{request.value(1), range, authorization, 0};
+    if (buffer.size() < end + 4 + length)
+        return; // the body is still coming
+    socket->setProperty("answered", true);
+    m_hits << HttpHit{request.value(1), range, authorization, 0, request.value(0), buffer.mid(end + 4, length)};
     respond(socket, request.value(1), range);
 }
 
@@ -142,7 +150,7 @@ void HttpTestServer::respond(QTcpSocket* socket, const QByteArray& path, const Q
     }
     if (status) {
         hit.status = status;
-        const QByteArray text = statusText(status);
+        const QByteArray text = route.statusBody.isEmpty() ? statusText(status) : route.statusBody;
         headers << qMakePair(QByteArray("Content-Length"), QByteArray::number(text.size()));
         socket->write(head(status, headers) + text);
         socket->disconnectFromHost();

@@ -1,8 +1,9 @@
 // A small HTTP/1.1 server on 127.0.0.1 for the downloader's tests: real sockets, byte ranges
 // (206, 416), redirects with extra headers, and faults injected per route: error statuses for the
 // first requests, a connection dropped mid-body, a body that stops (a stall), a trickle, a Range
-// header ignored, a Content-Length that lies. Every request is recorded. One connection per
-// request (Connection: close). Runs on the test's thread and event loop.
+// header ignored, a Content-Length that lies. Every request is recorded, with its body (read by
+// its Content-Length: the remote-server tests POST JSON). One connection per request
+// (Connection: close). Runs on the test's thread and event loop.
 #pragma once
 
 #include <QByteArray>
@@ -17,13 +18,14 @@ class QTcpSocket;
 
 // A catalog (resources/catalog.json's format) of one family "tiny" with one variant per entry of
 // `files` (quant -> file name in repo test/repo, served with `bodies`' bytes and their SHA-256);
-// `coming` quants carry "requires": "qwen35".
+// `coming` quants carry "requires": "mamba2" (an architecture Hearth does not run).
 QByteArray testCatalog(const QList<QPair<QString, QString>>& files, const QList<QByteArray>& bodies,
                        const QStringList& coming = {});
 
 struct HttpRoute {
     QByteArray body;                // served with 200, or 206 for a Range request
-    int status = 0;                 // not 0: always this status (with a short text body)
+    int status = 0;                 // not 0: always this status (with a short text body)...
+    QByteArray statusBody;          // ...or this body (an API's error object)
     QList<int> firstStatuses;       // the first requests get these statuses (0: serve normally)
     QByteArray redirectTo;          // not empty: 302 to this URL (absolute, or a path here)
     QList<QPair<QByteArray, QByteArray>> headers; // added to every response of the route
@@ -44,6 +46,8 @@ struct HttpHit {
     QByteArray range;         // the Range header, empty if none
     QByteArray authorization; // the Authorization header, empty if none
     int status = 0;           // what the server answered
+    QByteArray method;        // "GET", "POST"
+    QByteArray body;          // the request's body
 };
 
 class HttpTestServer : public QObject
@@ -57,6 +61,8 @@ public:
     void setRoute(const QByteArray& path, const HttpRoute& route) { m_routes[path] = route; m_served[path] = 0; }
     const QList<HttpHit>& hits() const { return m_hits; }
     QList<HttpHit> hitsFor(const QByteArray& path) const;
+    // Connections the client has not closed yet (a stalled response stays open until it does).
+    int openConnections() const { return m_open; }
 
 private:
     void onConnection();
@@ -68,4 +74,5 @@ private:
     QHash<QByteArray, HttpRoute> m_routes;
     QHash<QByteArray, int> m_served;
     QList<HttpHit> m_hits;
+    int m_open = 0;
 };

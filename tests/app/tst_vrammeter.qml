@@ -1,6 +1,7 @@
 // VramMeter against a stand-in MemoryMeter: each category's segment is as wide as its share of
 // the device's memory, the GPU is named with its totals, the legend gives every figure in GiB,
-// and on the CPU backend the meter says why no GPU is used. Also the history chart's scale.
+// and on the CPU backend the meter says why no GPU is used; a remote model uses none of it. Also
+// the history chart's scale.
 import QtQuick
 import QtTest
 import Hearth
@@ -109,6 +110,29 @@ Item {
             compare(find(view, "segment_context").width, 0)
         }
 
+        function test_remoteModelUsesNoMemoryHere() {
+            const meter = createTemporaryObject(fakeMeter, root, {
+                onGpu: false, loaded: false, deviceName: "AMD Ryzen 9 7950X", noGpuReason: "No NVIDIA driver found",
+            })
+            const view = createTemporaryObject(meterComponent, root, {
+                memoryMeter: meter, remoteServer: "Lab vLLM", remoteModel: "Qwen/Qwen3-8B",
+            })
+            compare(find(view, "deviceTitle").text, "Remote · Lab vLLM")
+            compare(find(view, "summary").text, "none used here")
+            verify(!find(view, "noGpuReason").visible) // this computer's GPU is not the question now
+            verify(find(view, "bar").opacity < 1)
+            mouseClick(view)
+            const details = find(view, "details")
+            tryCompare(details, "opened", true)
+            const note = find(details.contentItem, "remoteNote")
+            verify(note.visible)
+            verify(note.text.indexOf("Qwen/Qwen3-8B") >= 0 && note.text.indexOf("Lab vLLM") >= 0, note.text)
+            details.close()
+            view.remoteServer = ""
+            verify(find(view, "deviceTitle").text.indexOf("AMD Ryzen 9 7950X") >= 0)
+            verify(find(view, "noGpuReason").visible)
+        }
+
         function test_noReportYet() {
             const meter = createTemporaryObject(fakeMeter, root, { valid: false })
             const view = createTemporaryObject(meterComponent, root, { memoryMeter: meter })
@@ -132,6 +156,23 @@ Item {
             const chart = find(details.contentItem, "historyChart")
             compare(chart.historyBytes.length, 3)
             compare(chart.topBytes, 24 * root.gib)
+            details.close()
+        }
+
+        // A hybrid model's recurrent state: its own segment and legend line, in Hearth's use.
+        function test_recurrentStateIsItsOwnCategory() {
+            const meter = createTemporaryObject(fakeMeter, root, { recurrentStateBytes: 1.5 * root.gib,
+                                                                   freeBytes: 6.5 * root.gib })
+            const view = createTemporaryObject(meterComponent, root, { memoryMeter: meter })
+            const bar = find(view, "bar")
+            tryVerify(() => bar.width > 0)
+            fuzzyCompare(find(view, "segment_recurrent").width, bar.width * 1.5 / 24, 0.01)
+            mouseClick(view)
+            const details = find(view, "details")
+            tryCompare(details, "opened", true)
+            const recurrent = find(details.contentItem, "legend_recurrent")
+            verify(recurrent.visible)
+            compare(find(recurrent, "legendValue").text, "1.5 GiB")
             details.close()
         }
 

@@ -29,7 +29,7 @@ using test::cli;
 
 size_t lineCount(const std::string& text) { return size_t(std::count(text.begin(), text.end(), '\n')); }
 
-const char* const kCommands[] = {"run", "chat", "template", "inspect", "bench", "quantize", "synth", "tokenize", "devices"};
+const char* const kCommands[] = {"run", "chat", "serve", "template", "inspect", "bench", "quantize", "synth", "tokenize", "devices"};
 
 // Every option a help text lists (at the start of its lines: "  -m, --model MODEL  ...").
 std::set<std::string> listedOptions(const std::string& help) {
@@ -133,7 +133,7 @@ void checkUsageErrors() {
     expectUsage("tokenize -m " + g_stories + " --frobnicate", {"unknown option '--frobnicate'"});
     expectUsage("template -m " + g_stories, {"template needs --messages"});
     expectUsage("devices --all", {"unknown option '--all'"});
-    expectUsage("frobnicate", {"unknown command 'frobnicate'", "run, chat, template"});
+    expectUsage("frobnicate", {"unknown command 'frobnicate'", "run, chat, serve, template"});
     CHECK(!fs::exists(g_dir / "q.gguf") && !fs::exists(g_dir / "s.gguf"));
 
     // The edges of each range are accepted.

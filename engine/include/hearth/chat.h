@@ -92,6 +92,12 @@ public:
                                           const ChatStream& stream = {});
     // Clears the conversation (the system prompt stays) and the session's state.
     void reset();
+    // Replaces the conversation with `history`, as restore reads it (a leading system message
+    // takes the place of the options' system prompt), keeping the session's state: the next
+    // request processes only what follows the longest common prefix of the tokens the session
+    // holds and its prompt. For callers that are handed a whole conversation each time (an
+    // OpenAI-style server). Errors: as restore; the history is then unchanged.
+    Status setHistory(const std::vector<StoredMessage>& history);
 
     const std::vector<ChatMessage>& history() const;
     const Session& session() const;

@@ -182,6 +182,29 @@ Result<std::string> readQuantOption(const Args& args) {
     return invalidArgument("option --quant: unknown preset '" + *name + "' (presets: " + presetNames() + ")");
 }
 
+std::unique_ptr<Model> loadCommandModel(const Args& args, int32_t threads, const std::string& quant, int32_t context,
+                                        SessionParams& session, int& exitCode) {
+    ModelParams mp;
+    mp.path = *args.value("-m");
+    mp.threads = threads;
+    mp.quant = quant;
+    session.contextLength = context;
+    if (Status s = readDeviceOptions(args, mp, &session); !s.isOk()) {
+        exitCode = usageError(s.message());
+        return nullptr;
+    }
+    auto model = Model::load(mp);
+    if (!model.isOk()) {
+        exitCode = fail(model.status());
+        return nullptr;
+    }
+    if (Status s = checkContextLength(model.value()->info(), context, args.has("--allow-long-context")); !s.isOk()) {
+        exitCode = usageError(s.message());
+        return nullptr;
+    }
+    return std::move(model).value();
+}
+
 Status checkContextLength(const ModelInfo& info, int32_t requested, bool allowLong) {
     int64_t limit = info.contextLength;
     std::string reach = "the " + std::to_string(limit) + " tokens the model was trained for";

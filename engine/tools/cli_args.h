@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,13 @@ Status readDeviceOptions(const Args& args, ModelParams& model, SessionParams* se
 // --ctx beyond the context the model was trained for, or that its RoPE scaling extends to, is
 // refused unless `allowLong` (--allow-long-context), which warns on stderr instead.
 Status checkContextLength(const ModelInfo& info, int32_t requested, bool allowLong);
+
+// The model of a command that keeps one loaded (chat, serve): -m, --threads, --quant and the device
+// options into ModelParams, loaded, and --ctx (`context`, --allow-long-context) checked against it;
+// `session` gets the device options' session part. On failure: null, and `exitCode` is what the
+// command returns (a usage error, or the load's failure).
+std::unique_ptr<Model> loadCommandModel(const Args& args, int32_t threads, const std::string& quant, int32_t context,
+                                        SessionParams& session, int& exitCode);
 
 // A session's memory report as --json prints it (bench, run): bytes by category and the device's.
 nlohmann::json memoryJson(const MemoryReport& m);

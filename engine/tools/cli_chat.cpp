@@ -72,20 +72,14 @@ int chatCommand(const std::vector<std::string>& argv) {
     const SamplingParams defaults = gen.sampling;
     if (Status s = readSamplingOptions(args, gen); !s.isOk()) return usageError(s.message()); // checked before the load
 
-    ModelParams mp;
-    mp.path = *args.value("-m");
-    mp.threads = int32_t(threads.value());
-    mp.quant = quant.value();
-    SessionParams sessionParams{.contextLength = int32_t(ctx.value())};
-    if (Status s = readDeviceOptions(args, mp, &sessionParams); !s.isOk()) return usageError(s.message());
-    auto model = Model::load(mp);
-    if (!model.isOk()) return fail(model.status());
-    if (Status s = checkContextLength(model.value()->info(), int32_t(ctx.value()), args.has("--allow-long-context"));
-        !s.isOk())
-        return usageError(s.message());
+    SessionParams sessionParams;
+    int exitCode = 0;
+    const std::unique_ptr<Model> model =
+        loadCommandModel(args, int32_t(threads.value()), quant.value(), int32_t(ctx.value()), sessionParams, exitCode);
+    if (!model) return exitCode;
     // The sampling the model's files recommend (generation_config.json, general.sampling.*) over
     // the chat defaults; what the command line gives over both.
-    const SamplingDefaults& recommended = model.value()->info().sampling;
+    const SamplingDefaults& recommended = model->info().sampling;
     gen.sampling = recommended.over(defaults);
     if (Status s = readSamplingOptions(args, gen); !s.isOk()) return usageError(s.message());
     if (!recommended.empty())
@@ -95,7 +89,7 @@ int chatCommand(const std::vector<std::string>& argv) {
     options.systemPrompt = args.value("--system").value_or("");
     options.enableThinking = !args.has("--no-think");
     options.overflow = args.has("--drop-old") ? OverflowPolicy::DropOldest : OverflowPolicy::Refuse;
-    auto chat = ChatSession::create(*model.value(), sessionParams, options);
+    auto chat = ChatSession::create(*model, sessionParams, options);
     if (!chat.isOk()) return fail(chat.status());
     ChatSession& c = *chat.value();
     if (!options.systemPrompt.empty() && !c.hasTemplate())
@@ -110,8 +104,8 @@ int chatCommand(const std::vector<std::string>& argv) {
     const char* dim = tty ? "\x1b[2m" : "";
     const char* plain = tty ? "\x1b[0m" : "";
     std::fprintf(stderr, "%s (%s) on %s — /reset, /regen, /stats, /exit; Ctrl-C stops a reply\n",
-                 model.value()->info().name.c_str(), model.value()->info().architecture.c_str(),
-                 (c.session().deviceName() + (mp.device == DeviceKind::Auto ? " (" + model.value()->placement().why + ")" : "")).c_str());
+                 model->info().name.c_str(), model->info().architecture.c_str(),
+                 (c.session().deviceName() + (model->params().device == DeviceKind::Auto ? " (" + model->placement().why + ")" : "")).c_str());
     if (!c.hasTemplate()) std::fprintf(stderr, "note: %s\n", c.modeNote().c_str());
 
     gen.cancel = &g_cancel;

@@ -82,22 +82,16 @@ int serveCommand(const std::vector<std::string>& argv) {
     sigaddset(&stopSignals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
 
-    ModelParams mp;
-    mp.path = *args.value("-m");
-    mp.threads = int32_t(threads.value());
-    mp.quant = quant.value();
-    SessionParams sessionParams{.contextLength = int32_t(ctx.value())};
-    if (Status s = readDeviceOptions(args, mp, &sessionParams); !s.isOk()) return usageError(s.message());
-    auto model = Model::load(mp);
-    if (!model.isOk()) return fail(model.status());
-    if (Status s = checkContextLength(model.value()->info(), int32_t(ctx.value()), args.has("--allow-long-context"));
-        !s.isOk())
-        return usageError(s.message());
+    SessionParams sessionParams;
+    int exitCode = 0;
+    const std::unique_ptr<Model> model =
+        loadCommandModel(args, int32_t(threads.value()), quant.value(), int32_t(ctx.value()), sessionParams, exitCode);
+    if (!model) return exitCode;
     // TEST ONLY: HEARTH_TEST_DECODE_DELAY_MS slows every decode step, so that a script can leave a
     // reply halfway (tests/server/curl_client.sh, openai_client.cjs).
     if (const char* delay = std::getenv("HEARTH_TEST_DECODE_DELAY_MS"); delay && std::atoi(delay) > 0)
         setTestDecodeDelayMs(std::atoi(delay));
-    server::LocalGenerator generator(*model.value(), sessionParams, chatTemplate);
+    server::LocalGenerator generator(*model, sessionParams, chatTemplate);
     if (Status s = generator.prepare(); !s.isOk()) return fail(s);
 
     options.onGeneration = logGeneration;

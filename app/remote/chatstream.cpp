@@ -194,7 +194,9 @@ ReplyStats ChatStream::stats() const
     return s;
 }
 
-void ChatStream::succeed(const QString& stopReason)
+// The end of the stream either way: what the think-tag splitter held back joins the text, the
+// last pieces go out, and the request is let go.
+void ChatStream::endStream()
 {
     QString content, reasoning;
     m_thinkTags.flush(content, reasoning);
@@ -203,6 +205,11 @@ void ChatStream::succeed(const QString& stopReason)
     sendPieces();
     m_ended = true;
     release();
+}
+
+void ChatStream::succeed(const QString& stopReason)
+{
+    endStream();
     ReplyResult r;
     r.content = m_content;
     r.reasoning = m_reasoning;
@@ -213,13 +220,7 @@ void ChatStream::succeed(const QString& stopReason)
 
 void ChatStream::fail(const QString& message, hearth::StatusCode code)
 {
-    QString content, reasoning;
-    m_thinkTags.flush(content, reasoning);
-    m_content += content;
-    m_reasoning += reasoning;
-    sendPieces();
-    m_ended = true;
-    release();
+    endStream();
     emit failed({m_content, m_reasoning, stats(), {code, message}});
 }
 

@@ -55,6 +55,7 @@ private:
     void sendPieces();
     ReplyStats stats() const;
     double nowMs() const { return double(m_clock.nsecsElapsed()) / 1e6; }
+    void endStream();
     void succeed(const QString& stopReason);
     void fail(const QString& message, hearth::StatusCode code = hearth::StatusCode::FailedPrecondition);
     void release();

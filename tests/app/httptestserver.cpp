@@ -193,6 +193,8 @@ void HttpTestServer::sendBody(QTcpSocket* socket, const QByteArray& bytes, qint6
                               const HttpRoute& route)
 {
     const QByteArray body = limit >= 0 ? bytes.left(limit) : bytes;
+    if (stall)
+        connect(socket, &QTcpSocket::disconnected, this, [this] { ++m_stalledClosed; });
     auto finish = [socket, stall] {
         if (!stall)
             socket->disconnectFromHost();

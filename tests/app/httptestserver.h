@@ -63,6 +63,9 @@ public:
     QList<HttpHit> hitsFor(const QByteArray& path) const;
     // Connections the client has not closed yet (a stalled response stays open until it does).
     int openConnections() const { return m_open; }
+    // Connections left open by a stalled response (HttpRoute::stallAfter) that the client closed:
+    // a client's stop seen from the server, whatever idle connections its pool also keeps.
+    int stalledConnectionsClosed() const { return m_stalledClosed; }
 
 private:
     void onConnection();
@@ -75,4 +78,5 @@ private:
     QHash<QByteArray, int> m_served;
     QList<HttpHit> m_hits;
     int m_open = 0;
+    int m_stalledClosed = 0;
 };

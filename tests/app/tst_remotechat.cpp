@@ -210,7 +210,9 @@ void TestRemoteChat::stopAndServerErrorKeepTheText()
     QList<store::Message> stored = storedPath();
     QCOMPARE(stored.value(1).text, QStringLiteral("The capital of France"));
     QCOMPARE(stored.value(1).stats.stopReason, QStringLiteral("cancel"));
-    QTRY_COMPARE_WITH_TIMEOUT(m_server->openConnections(), 0, kWaitMs);
+    // The stalled stream's connection is closed by the stop (QNetworkAccessManager may also hold
+    // an idle connection it opened and never used: the server counts that one as open).
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->stalledConnectionsClosed(), 1, kWaitMs);
     QVERIFY(m_chat->canSend());
 
     m_server->setRoute(kChat, events(fixture("midstream-error.sse")));

@@ -1,10 +1,12 @@
-// Causal attention over the KV cache, for decode (one query, many key ranges) and prefill (many
-// queries) alike. Pass 1: a thread block per (KV head, key range, query token) takes the query
-// heads that share the KV head, so each key and value row is read once for all of them, and
-// reduces its keys with an online softmax to (max, sum, unnormalised output). Pass 2 combines a
-// query head's ranges by log-sum-exp. No score matrix of T × context is ever stored.
+// Causal attention over the KV cache, for decode (one query, many key ranges) and the prefill
+// calls the tensor-core kernel does not take (attention_prefill.cuh). Pass 1: a thread block per
+// (KV head, key range, query token) takes the query heads that share the KV head, so each key and
+// value row is read once for all of them, and reduces its keys with an online softmax to (max, sum,
+// unnormalised output). Pass 2 combines a query head's ranges by log-sum-exp. No score matrix of
+// T × context is ever stored.
 #include <cuda_bf16.h>
 
+#include "attention_prefill.cuh"
 #include "hearth_kernels/ops.h"
 
 namespace hearth::kernels {
@@ -159,6 +161,7 @@ cudaError_t launchAttention(const AttentionCall& c, cudaStream_t stream) {
         c.heads / c.kvHeads > kMaxGroup || c.headDim <= 0 || c.headDim > kMaxHeadDim || c.tokens <= 0 ||
         c.splits <= 0 || c.splitKeys <= 0)
         return cudaErrorInvalidValue;
+    if (detail::flashPrefillTakes(c)) return detail::launchFlashPrefill(c, stream);
     switch (c.kvType) {
     case KvType::F32: return launchTyped<float>(c, stream);
     case KvType::F16: return launchTyped<__half>(c, stream);

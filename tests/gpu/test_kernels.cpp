@@ -74,39 +74,42 @@ struct Matrix {
 };
 
 void dequantizeAndEmbed() {
-    for (const TypeCase& t : kTypes) {
-        const int n = 37, k = 512;
-        Matrix m(t, n, k);
-        const int row0 = 3, rows = 30;
-        Buffer out(size_t(rows) * k * sizeof(float));
-        CHECK(launchDequantizeRows(t.gemv, m.device.p, n, k, row0, rows, out.as<float>(), nullptr) == cudaSuccess);
-        const std::vector<float> got = out.download<float>(size_t(rows) * k);
-        const std::vector<float> want(m.dequantized.begin() + size_t(row0) * k, m.dequantized.begin() + size_t(row0 + rows) * k);
-        const double err = worstError(got, want);
-        CHECK_MSG(err <= 1e-6, dtypeName(t.dtype) << " dequantize: worst error " << err);
-        // fp16 output: the same values rounded once.
-        Buffer half(size_t(rows) * k * 2);
-        CHECK(launchDequantizeRows(t.gemv, m.device.p, n, k, row0, rows, half.as<__half>(), nullptr) == cudaSuccess);
-        const std::vector<uint16_t> h = half.download<uint16_t>(size_t(rows) * k);
-        std::vector<float> hf(h.size());
-        for (size_t i = 0; i < h.size(); ++i) hf[i] = halfToFloat(h[i]);
-        CHECK_MSG(worstError(hf, want) <= 1e-3, dtypeName(t.dtype) << " dequantize to fp16");
-        // The embedding lookup: rows by id, 0 for an id outside the table.
-        const std::vector<int> ids = {5, 0, 36, -1, 37, 5};
-        Buffer dIds(ids.size() * sizeof(int));
-        dIds.upload(ids.data());
-        Buffer emb(ids.size() * k * sizeof(float));
-        CHECK(launchEmbed(t.gemv, m.device.p, n, k, dIds.as<int>(), int(ids.size()), emb.as<float>(), nullptr) == cudaSuccess);
-        const std::vector<float> e = emb.download<float>(ids.size() * k);
-        for (size_t i = 0; i < ids.size(); ++i)
-            for (int c = 0; c < k; ++c) {
-                const float want1 = ids[i] >= 0 && ids[i] < n ? m.dequantized[size_t(ids[i]) * k + c] : 0.0f;
-                if (std::fabs(e[i * k + c] - want1) > 1e-6f * std::max(1.0f, std::fabs(want1))) {
-                    CHECK_MSG(false, dtypeName(t.dtype) << " embed id " << ids[i] << " col " << c);
-                    break;
+    // k = 512 takes the eight-a-thread kernel for every type; k = 172 (F32/F16 only) the scalar one.
+    for (const TypeCase& t : kTypes)
+        for (const int k : {512, 172}) {
+            if (k % 8 && t.gemv != GemvType::F32 && t.gemv != GemvType::F16) continue;
+            const int n = 37;
+            Matrix m(t, n, k);
+            const int row0 = 3, rows = 30;
+            Buffer out(size_t(rows) * k * sizeof(float));
+            CHECK(launchDequantizeRows(t.gemv, m.device.p, n, k, row0, rows, out.as<float>(), nullptr) == cudaSuccess);
+            const std::vector<float> got = out.download<float>(size_t(rows) * k);
+            const std::vector<float> want(m.dequantized.begin() + size_t(row0) * k, m.dequantized.begin() + size_t(row0 + rows) * k);
+            const double err = worstError(got, want);
+            CHECK_MSG(err <= 1e-6, dtypeName(t.dtype) << " k " << k << " dequantize: worst error " << err);
+            // fp16 output: the same values rounded once.
+            Buffer half(size_t(rows) * k * 2);
+            CHECK(launchDequantizeRows(t.gemv, m.device.p, n, k, row0, rows, half.as<__half>(), nullptr) == cudaSuccess);
+            const std::vector<uint16_t> h = half.download<uint16_t>(size_t(rows) * k);
+            std::vector<float> hf(h.size());
+            for (size_t i = 0; i < h.size(); ++i) hf[i] = halfToFloat(h[i]);
+            CHECK_MSG(worstError(hf, want) <= 1e-3, dtypeName(t.dtype) << " dequantize to fp16");
+            // The embedding lookup: rows by id, 0 for an id outside the table.
+            const std::vector<int> ids = {5, 0, 36, -1, 37, 5};
+            Buffer dIds(ids.size() * sizeof(int));
+            dIds.upload(ids.data());
+            Buffer emb(ids.size() * k * sizeof(float));
+            CHECK(launchEmbed(t.gemv, m.device.p, n, k, dIds.as<int>(), int(ids.size()), emb.as<float>(), nullptr) == cudaSuccess);
+            const std::vector<float> e = emb.download<float>(ids.size() * k);
+            for (size_t i = 0; i < ids.size(); ++i)
+                for (int c = 0; c < k; ++c) {
+                    const float want1 = ids[i] >= 0 && ids[i] < n ? m.dequantized[size_t(ids[i]) * k + c] : 0.0f;
+                    if (std::fabs(e[i * k + c] - want1) > 1e-6f * std::max(1.0f, std::fabs(want1))) {
+                        CHECK_MSG(false, dtypeName(t.dtype) << " embed id " << ids[i] << " col " << c);
+                        break;
+                    }
                 }
-            }
-    }
+        }
 }
 
 void genericGemv() {
@@ -232,14 +235,13 @@ void qkvToCache() {
         }
 }
 
-void attention() {
-    const int heads = 8, kvHeads = 2, hd = 72, ctx = 300, group = heads / kvHeads;
-    for (const KvType kv : {KvType::F32, KvType::F16, KvType::BF16}) {
-        const size_t elems = size_t(ctx) * kvHeads * hd;
+// A KV cache of ctx rows as the kernels read it, and the values it holds (after rounding).
+struct KvCacheCopy {
+    std::vector<float> kHeld, vHeld;
+    Buffer k, v;
+    KvCacheCopy(KvType kv, size_t elems) : kHeld(elems), vHeld(elems), k(elems * kvTypeBytes(kv)), v(elems * kvTypeBytes(kv)) {
         const std::vector<float> keys = randomVector(elems), values = randomVector(elems);
-        // The cache as the kernel reads it, and the values it holds (after rounding).
         std::vector<uint8_t> kRaw(elems * kvTypeBytes(kv)), vRaw(kRaw.size());
-        std::vector<float> kHeld(elems), vHeld(elems);
         for (size_t i = 0; i < elems; ++i) {
             if (kv == KvType::F32) {
                 std::memcpy(&kRaw[i * 4], &keys[i], 4), std::memcpy(&vRaw[i * 4], &values[i], 4);
@@ -252,9 +254,42 @@ void attention() {
             kHeld[i] = kv == KvType::F16 ? halfToFloat(a) : bf16ToFloat(a);
             vHeld[i] = kv == KvType::F16 ? halfToFloat(b) : bf16ToFloat(b);
         }
-        Buffer kc(kRaw.size()), vc(vRaw.size());
-        kc.upload(kRaw.data());
-        vc.upload(vRaw.data());
+        k.upload(kRaw.data());
+        v.upload(vRaw.data());
+    }
+};
+
+// Causal attention in doubles: queries t at positions pos0 + t over cache rows 0..pos0 + t.
+std::vector<float> referenceAttention(const std::vector<float>& q, const KvCacheCopy& cache, int tokens, int pos0,
+                                      int heads, int kvHeads, int hd) {
+    std::vector<float> want(q.size());
+    for (int t = 0; t < tokens; ++t)
+        for (int h = 0; h < heads; ++h) {
+            const int p = pos0 + t, kvh = h / (heads / kvHeads);
+            std::vector<double> s(size_t(p) + 1);
+            double mx = -1e300;
+            for (int j = 0; j <= p; ++j) {
+                double dot = 0;
+                for (int d = 0; d < hd; ++d)
+                    dot += double(q[(size_t(t) * heads + h) * hd + d]) * cache.kHeld[(size_t(j) * kvHeads + kvh) * hd + d];
+                s[size_t(j)] = dot / std::sqrt(double(hd));
+                mx = std::max(mx, s[size_t(j)]);
+            }
+            double sum = 0;
+            for (double& x : s) sum += (x = std::exp(x - mx));
+            for (int d = 0; d < hd; ++d) {
+                double o = 0;
+                for (int j = 0; j <= p; ++j) o += s[size_t(j)] * cache.vHeld[(size_t(j) * kvHeads + kvh) * hd + d];
+                want[(size_t(t) * heads + h) * hd + d] = float(o / sum);
+            }
+        }
+    return want;
+}
+
+void attention() {
+    const int heads = 8, kvHeads = 2, hd = 72, ctx = 300;
+    for (const KvType kv : {KvType::F32, KvType::F16, KvType::BF16}) {
+        const KvCacheCopy cache(kv, size_t(ctx) * kvHeads * hd);
         struct Case {
             int tokens, pos0, splits, splitKeys;
         };
@@ -265,35 +300,44 @@ void attention() {
             dq.upload(q.data());
             const bool fromDevice = c.tokens == 1;
             pos.upload(&c.pos0);
-            const AttentionCall call{dq.as<float>(), kc.p, vc.p, out.as<float>(), heads, kvHeads, hd, c.tokens,
+            const AttentionCall call{dq.as<float>(), cache.k.p, cache.v.p, out.as<float>(), heads, kvHeads, hd, c.tokens,
                                      fromDevice ? pos.as<int>() : nullptr, c.pos0, c.splits, c.splitKeys, kv, partial.p};
             CHECK(launchAttention(call, nullptr) == cudaSuccess);
-            std::vector<float> want(q.size());
-            for (int t = 0; t < c.tokens; ++t)
-                for (int h = 0; h < heads; ++h) {
-                    const int p = c.pos0 + t, kvh = h / group;
-                    std::vector<double> s(size_t(p) + 1);
-                    double mx = -1e300;
-                    for (int j = 0; j <= p; ++j) {
-                        double dot = 0;
-                        for (int d = 0; d < hd; ++d)
-                            dot += double(q[(size_t(t) * heads + h) * hd + d]) * kHeld[(size_t(j) * kvHeads + kvh) * hd + d];
-                        s[size_t(j)] = dot / std::sqrt(double(hd));
-                        mx = std::max(mx, s[size_t(j)]);
-                    }
-                    double sum = 0;
-                    for (double& x : s) sum += (x = std::exp(x - mx));
-                    for (int d = 0; d < hd; ++d) {
-                        double o = 0;
-                        for (int j = 0; j <= p; ++j) o += s[size_t(j)] * vHeld[(size_t(j) * kvHeads + kvh) * hd + d];
-                        want[(size_t(t) * heads + h) * hd + d] = float(o / sum);
-                    }
-                }
+            const std::vector<float> want = referenceAttention(q, cache, c.tokens, c.pos0, heads, kvHeads, hd);
             const double err = worstError(out.download<float>(q.size()), want);
             CHECK_MSG(err <= 1e-5, "attention kv " << int(kv) << " tokens " << c.tokens << " pos " << c.pos0 << " splits "
                                                    << c.splits << ": " << err);
         }
     }
+}
+
+// Prefill calls the tensor-core kernel takes (16-bit cache, heads of 64/128/256): q and the
+// softmax weights are rounded to the cache's type, so the bounds are fp16's and bf16's.
+void attentionTensorCores() {
+    struct Shape {
+        int heads, kvHeads, hd;
+    };
+    struct Case {
+        int tokens, pos0;
+    };
+    for (const Shape sh : {Shape{4, 2, 64}, Shape{8, 2, 128}, Shape{6, 1, 256}})
+        for (const KvType kv : {KvType::F16, KvType::BF16}) {
+            const int ctx = 400;
+            const KvCacheCopy cache(kv, size_t(ctx) * sh.kvHeads * sh.hd);
+            for (const Case c : {Case{16, 0}, Case{100, 0}, Case{129, 37}, Case{64, 336}}) {
+                const std::vector<float> q = randomVector(size_t(c.tokens) * sh.heads * sh.hd);
+                Buffer dq(q.size() * 4), out(q.size() * 4), partial(attentionPartialBytes(c.tokens, sh.heads, sh.hd, 1));
+                dq.upload(q.data());
+                const AttentionCall call{dq.as<float>(), cache.k.p, cache.v.p, out.as<float>(), sh.heads, sh.kvHeads,
+                                         sh.hd, c.tokens, nullptr, c.pos0, 1, c.pos0 + c.tokens, kv, partial.p};
+                CHECK(launchAttention(call, nullptr) == cudaSuccess);
+                const std::vector<float> want = referenceAttention(q, cache, c.tokens, c.pos0, sh.heads, sh.kvHeads, sh.hd);
+                const double err = worstError(out.download<float>(q.size()), want);
+                const double bound = kv == KvType::F16 ? 2e-3 : 1.5e-2;
+                CHECK_MSG(err <= bound, "tensor-core attention kv " << int(kv) << " hd " << sh.hd << " tokens " << c.tokens
+                                                                    << " pos " << c.pos0 << ": " << err);
+            }
+        }
 }
 
 void elementwise() {
@@ -405,6 +449,7 @@ int main() {
     rmsNorm();
     qkvToCache();
     attention();
+    attentionTensorCores();
     elementwise();
     sampling();
     CHECK(cudaDeviceSynchronize() == cudaSuccess);

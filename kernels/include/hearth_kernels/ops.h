@@ -79,7 +79,9 @@ cudaError_t launchGatedQkvToCache(const float* qGate, float* q, float* gate, con
 // `splits` ranges of `splitKeys` (splits · splitKeys >= the context), each reduced to a partial
 // (max, sum, unnormalised output) with an online softmax and combined by log-sum-exp, so a
 // query at position 0 and one at 32k take the same kernels. Each KV head is read once for all
-// the query heads sharing it. partial: attentionPartialBytes of workspace.
+// the query heads sharing it. partial: attentionPartialBytes of workspace. A prefill call (16 or
+// more queries from posHost, one range) over an F16/BF16 cache with heads of 64, 128 or 256 runs on
+// the tensor cores instead: q and the softmax weights rounded to the cache's type, fp32 sums.
 struct AttentionCall {
     const float* q;
     const void* kCache;

@@ -31,16 +31,35 @@ Status RecurrentState::reset(cudaStream_t stream) {
     return Status::ok();
 }
 
-// Each layer's used bytes, between the device's strided layout and a packed host copy.
-Status RecurrentState::copyLayers(void* host, bool toHost, cudaStream_t stream) {
-    auto* packed = static_cast<uint8_t*>(host);
+Status RecurrentState::allocate(Snapshot& slot) {
+    const uint64_t bytes = uint64_t(m_layers) * m_layerBytes;
+    if (slot.pinned || slot.pageable.size() == bytes) return Status::ok();
+    void* pinned = nullptr;
+    if (cudaHostAlloc(&pinned, bytes, cudaHostAllocDefault) == cudaSuccess) {
+        slot.pinned.reset(static_cast<uint8_t*>(pinned));
+        return Status::ok();
+    }
+    (void)cudaGetLastError(); // a refusal is not a sticky error: fall back to pageable memory
+    try {
+        slot.pageable.resize(bytes);
+    } catch (const std::bad_alloc&) {
+        return outOfMemory("no host memory for a copy of the recurrent state");
+    }
+    return Status::ok();
+}
+
+// Each layer's used bytes, between the device's strided layout and a packed host copy. Copies
+// with page-locked memory stay queued on the stream (stream order keeps them before the kernels
+// that change the state next); pageable ones are waited for.
+Status RecurrentState::copyLayers(Snapshot& slot, bool toHost, cudaStream_t stream) {
+    uint8_t* packed = slot.data();
     for (int l = 0; l < m_layers; ++l) {
         uint8_t* device = m_device + uint64_t(l) * m_stride;
         uint8_t* copy = packed + uint64_t(l) * m_layerBytes;
         HEARTH_CUDA_CHECK(cudaMemcpyAsync(toHost ? copy : device, toHost ? device : copy, m_layerBytes,
                                           toHost ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice, stream));
     }
-    HEARTH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (!slot.pinned) HEARTH_CUDA_CHECK(cudaStreamSynchronize(stream));
     return Status::ok();
 }
 
@@ -49,17 +68,15 @@ Status RecurrentState::checkpoint(int32_t pos, cudaStream_t stream) {
     Snapshot* slot = nullptr;
     for (Snapshot& s : m_snapshots)
         if (s.position == pos) slot = &s; // the same point again: refresh it
-    if (!slot) // an empty slot, else the oldest
+    if (!slot) // an empty slot (one with memory first: allocating pinned memory is slow), else the oldest
         slot = &*std::min_element(m_snapshots.begin(), m_snapshots.end(), [](const Snapshot& a, const Snapshot& b) {
-            return (a.position >= 0) != (b.position >= 0) ? a.position < 0 : a.age < b.age;
+            if ((a.position >= 0) != (b.position >= 0)) return a.position < 0;
+            if (a.position < 0 && a.allocated() != b.allocated()) return a.allocated();
+            return a.age < b.age;
         });
     slot->position = -1; // until the copy is whole
-    try {
-        slot->bytes.resize(uint64_t(m_layers) * m_layerBytes);
-    } catch (const std::bad_alloc&) {
-        return outOfMemory("no host memory for a copy of the recurrent state");
-    }
-    HEARTH_TRY(copyLayers(slot->bytes.data(), true, stream));
+    HEARTH_TRY(allocate(*slot));
+    HEARTH_TRY(copyLayers(*slot, true, stream));
     slot->position = pos;
     slot->age = ++m_clock;
     return Status::ok();
@@ -70,11 +87,11 @@ Result<int32_t> RecurrentState::rewindTo(int32_t pos, cudaStream_t stream) {
     for (Snapshot& s : m_snapshots)
         if (s.position > pos) s.position = -1; // what follows pos is about to be overwritten
     int32_t best = m_position >= 0 && m_position <= pos ? m_position : 0;
-    const Snapshot* from = nullptr;
-    for (const Snapshot& s : m_snapshots)
+    Snapshot* from = nullptr;
+    for (Snapshot& s : m_snapshots)
         if (s.position > best) best = s.position, from = &s;
     Status restored = Status::ok();
-    if (from) restored = copyLayers(const_cast<uint8_t*>(from->bytes.data()), false, stream);
+    if (from) restored = copyLayers(*from, false, stream);
     else if (best == 0) restored = reset(stream);
     if (!restored.isOk()) {
         m_position = -1;

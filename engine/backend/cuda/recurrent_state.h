@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,12 +40,22 @@ public:
     Result<int32_t> rewindTo(int32_t pos, cudaStream_t stream);
 
 private:
+    struct PinnedFree {
+        void operator()(uint8_t* p) const { cudaFreeHost(p); } // waits for copies in flight
+    };
     struct Snapshot {
         int32_t position = -1; // -1: empty
         uint64_t age = 0;
-        std::vector<uint8_t> bytes; // allocated on first use
+        // Page-locked, so that a copy is queued on the stream and the next token need not wait
+        // for the host (a prompt's checkpoint stays off the time to first token); pageable when
+        // the system refuses to lock more memory. Allocated on first use.
+        std::unique_ptr<uint8_t, PinnedFree> pinned;
+        std::vector<uint8_t> pageable;
+        uint8_t* data() { return pinned ? pinned.get() : pageable.data(); }
+        bool allocated() const { return pinned || !pageable.empty(); }
     };
-    Status copyLayers(void* host, bool toHost, cudaStream_t stream);
+    Status allocate(Snapshot& slot);
+    Status copyLayers(Snapshot& slot, bool toHost, cudaStream_t stream);
 
     uint8_t* m_device = nullptr;
     int m_layers = 0;

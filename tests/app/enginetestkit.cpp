@@ -1,9 +1,15 @@
 #include "enginetestkit.h"
 
 #include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
+#include "apptestdata.h"
 #include "engineworker.h"
+#include "hearth/synth.h"
 #include "model_builder.h"
 
 namespace enginetest {
@@ -99,6 +105,62 @@ QString writeTinyModel(const QString& dir, const QString& name, int hidden, int 
     spec.headDim = hidden / spec.heads;
     const QString path = QDir(dir).filePath(name);
     hearth::test::writeTinyGguf(spec, path.toStdString());
+    return path;
+}
+
+namespace {
+
+bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(bytes) == bytes.size())
+        return true;
+    qWarning("could not write %s", qPrintable(path));
+    return false;
+}
+
+} // namespace
+
+QString writeTinyQwen35(const QString& path, const QString& tokenizerJson, const QString& chatTemplate,
+                        const QString& preset)
+{
+    // The folder's name becomes the model's: "Qwen3.5-tiny (synthetic)".
+    const QDir work(QDir(apptest::scratchDir(QStringLiteral("qwen35-fixture"))).filePath(QStringLiteral("Qwen3.5-tiny")));
+    // Qwen3.5's layout at small widths: every 4th layer full attention with a quarter of its head
+    // rotated, twice as many DeltaNet value heads as key heads; Qwen's vocabulary, untied.
+    const QJsonArray layerTypes{"linear_attention", "linear_attention", "linear_attention", "full_attention"};
+    const QJsonObject rope{{"rope_type", "default"}, {"rope_theta", 1e7}, {"partial_rotary_factor", 0.25}};
+    const QJsonObject config{
+        {"model_type", "qwen3_5_text"}, {"vocab_size", 151936}, {"hidden_size", 64}, {"intermediate_size", 96},
+        {"num_hidden_layers", 4}, {"layer_types", layerTypes}, {"num_attention_heads", 2},
+        {"num_key_value_heads", 1}, {"head_dim", 32}, {"partial_rotary_factor", 0.25}, {"rope_parameters", rope},
+        {"linear_conv_kernel_dim", 4}, {"linear_num_key_heads", 2}, {"linear_num_value_heads", 4},
+        {"linear_key_head_dim", 16}, {"linear_value_head_dim", 16}, {"max_position_embeddings", 4096},
+        {"rms_norm_eps", 1e-6}, {"tie_word_embeddings", false}, {"hidden_act", "silu"}};
+    // As a Qwen release's tokenizer_config.json has them; synth reads it beside tokenizer.json.
+    const QJsonObject tokenizerConfig{{"eos_token", "<|im_end|>"}, {"pad_token", "<|endoftext|>"},
+                                      {"bos_token", QJsonValue::Null}, {"add_bos_token", false},
+                                      {"chat_template", chatTemplate}};
+    const QString tokenizer = work.filePath(QStringLiteral("tokenizer.json"));
+    if (!QDir().mkpath(work.path()) ||
+        !writeFile(work.filePath(QStringLiteral("config.json")), QJsonDocument(config).toJson()) ||
+        !writeFile(work.filePath(QStringLiteral("tokenizer_config.json")), QJsonDocument(tokenizerConfig).toJson()) ||
+        !QFile::copy(tokenizerJson, tokenizer)) {
+        qWarning("could not prepare the Qwen3.5 fixture in %s", qPrintable(work.path()));
+        return {};
+    }
+    hearth::SynthModelParams p;
+    p.configPath = work.filePath(QStringLiteral("config.json")).toStdString();
+    p.tokenizerPath = tokenizer.toStdString();
+    p.preset = preset.toStdString();
+    p.seed = 1;
+    p.threads = 2;
+    p.outputPath = path.toStdString();
+    const auto written = hearth::synthesizeModel(p);
+    if (!written.isOk()) {
+        qWarning("synth %s: %s", qPrintable(path), written.status().message().c_str());
+        return {};
+    }
     return path;
 }
 

@@ -45,4 +45,12 @@ TurnRequest greedyTurn(const QString& text, int maxTokens, const QList<TurnMessa
 // A tiny random llama-shaped F32 GGUF (tests/common model builder) at dir/name; its path.
 QString writeTinyModel(const QString& dir, const QString& name, int hidden = 64, int layers = 2);
 
+// A tiny random Qwen3.5-architecture model (qwen35: three Gated DeltaNet layers and one gated
+// attention layer, hidden 64) written by synth to `path` with weights in `preset` (BF16: a 16-bit
+// source, as Qwen publishes them), carrying the byte-level BPE tokenizer `tokenizerJson` and
+// `chatTemplate` (its config and tokenizer files go to a scratch folder of their own). `path`, or
+// empty on failure (with a warning saying why).
+QString writeTinyQwen35(const QString& path, const QString& tokenizerJson, const QString& chatTemplate,
+                        const QString& preset = QStringLiteral("BF16"));
+
 } // namespace enginetest

@@ -6,8 +6,10 @@
 // T × context is ever stored.
 #include <cuda_bf16.h>
 
+#include "attention_decode.cuh"
 #include "attention_prefill.cuh"
 #include "hearth_kernels/ops.h"
+#include "pdl.cuh"
 
 namespace hearth::kernels {
 namespace {
@@ -43,6 +45,8 @@ __global__ void attentionPartialKernel(AttentionCall c) {
     float* m = scores + group * kKeysPerStep;  // [group]
     float* l = m + group;                      // [group]
     float* corr = l + group;                   // [group]
+    detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
+    detail::pdlTrigger();
     const int pos = (c.posDevice ? *c.posDevice : c.posHost) + t;
     const int begin = split * c.splitKeys, end = min(begin + c.splitKeys, pos + 1);
     const int kvWidth = c.kvHeads * hd;
@@ -120,6 +124,8 @@ __global__ void attentionPartialKernel(AttentionCall c) {
 }
 
 __global__ void attentionCombineKernel(AttentionCall c) {
+    detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
+    detail::pdlTrigger();
     const int h = blockIdx.x, t = blockIdx.y, hd = c.headDim;
     const int pos = (c.posDevice ? *c.posDevice : c.posHost) + t;
     const int used = min(c.splits, pos / c.splitKeys + 1);
@@ -138,16 +144,21 @@ __global__ void attentionCombineKernel(AttentionCall c) {
     }
 }
 
+cudaError_t launchCombine(const AttentionCall& c, cudaStream_t stream) {
+    return detail::launchEx(attentionCombineKernel, dim3(unsigned(c.heads), unsigned(c.tokens)),
+                            dim3(unsigned((c.headDim + 31) / 32 * 32)), 0, stream, c.pdl, c);
+}
+
 template <typename Kv>
 cudaError_t launchTyped(const AttentionCall& c, cudaStream_t stream) {
     const int group = c.heads / c.kvHeads;
     const size_t shared = (size_t(2) * group * c.headDim + size_t(group) * kKeysPerStep + 3 * group) * sizeof(float);
-    attentionPartialKernel<Kv><<<dim3(unsigned(c.kvHeads), unsigned(c.splits), unsigned(c.tokens)), 32 * kWarps,
-                                 shared, stream>>>(c);
-    if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
-    attentionCombineKernel<<<dim3(unsigned(c.heads), unsigned(c.tokens)), unsigned((c.headDim + 31) / 32 * 32), 0,
-                             stream>>>(c);
-    return cudaGetLastError();
+    if (cudaError_t err =
+            detail::launchEx(attentionPartialKernel<Kv>, dim3(unsigned(c.kvHeads), unsigned(c.splits), unsigned(c.tokens)),
+                             dim3(32 * kWarps), shared, stream, c.pdl, c);
+        err != cudaSuccess)
+        return err;
+    return launchCombine(c, stream);
 }
 
 } // namespace
@@ -162,6 +173,10 @@ cudaError_t launchAttention(const AttentionCall& c, cudaStream_t stream) {
         c.splits <= 0 || c.splitKeys <= 0)
         return cudaErrorInvalidValue;
     if (detail::flashPrefillTakes(c)) return detail::launchFlashPrefill(c, stream);
+    if (detail::decodeAttentionTakes(c)) {
+        if (cudaError_t err = detail::launchDecodeAttentionPartials(c, stream); err != cudaSuccess) return err;
+        return launchCombine(c, stream);
+    }
     switch (c.kvType) {
     case KvType::F32: return launchTyped<float>(c, stream);
     case KvType::F16: return launchTyped<__half>(c, stream);

@@ -3,6 +3,7 @@
 // for prefill. The chunked prefill form lives in deltanet_chunk.cu.
 #include "hearth_kernels/deltanet.h"
 
+#include "pdl.cuh"
 #include "x8_group.cuh"
 
 namespace hearth::kernels {
@@ -36,6 +37,8 @@ __global__ void gdnConvKernel(GdnShape s, const float* __restrict__ qkv, int ldQ
                               const float* __restrict__ negExpA, float* __restrict__ out, float* __restrict__ gates,
                               bool advanceHistory) {
     __shared__ float scratch[32];
+    detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
+    detail::pdlTrigger();
     const int t = blockIdx.x, slot = blockIdx.y, d = threadIdx.x;
     const bool isQ = slot < s.keyHeads, isK = !isQ && slot < 2 * s.keyHeads;
     const int dim = isQ || isK ? s.keyDim : s.valueDim;
@@ -97,6 +100,8 @@ __global__ void gdnDecodeStepKernel(GdnShape s, float* __restrict__ state, const
                                     int8_t* __restrict__ x8) {
     extern __shared__ float smem[];
     const int h = blockIdx.x, dk = s.keyDim, dv = s.valueDim, slices = dk / kStateRows;
+    detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
+    detail::pdlTrigger();
     const int v = int(threadIdx.x) % dv, slice = int(threadIdx.x) / dv;
     float* qs = smem;                 // [dk]
     float* ks = qs + dk;              // [dk]
@@ -179,14 +184,16 @@ bool gdnSupports(int keyHeads, int valueHeads, int keyDim, int valueDim, int con
 
 cudaError_t launchGdnConv(const GdnShape& s, int tokens, const float* qkv, int ldQkv, const float* b, int ldB,
                           const float* a, int ldA, float* history, const float* convWeight, const float* dtBias,
-                          const float* negExpA, float* out, float* gates, cudaStream_t stream) {
+                          const float* negExpA, float* out, float* gates, cudaStream_t stream, bool pdl) {
     if (!gdnSupports(s.keyHeads, s.valueHeads, s.keyDim, s.valueDim, s.convKernel) || tokens <= 0 || !qkv || !b ||
         !a || !history || !convWeight || !dtBias || !negExpA || !out || !gates || ldQkv < s.channels())
         return cudaErrorInvalidValue;
     const dim3 grid(unsigned(tokens), unsigned(2 * s.keyHeads + s.valueHeads));
     const unsigned threads = roundUp32(s.keyDim > s.valueDim ? s.keyDim : s.valueDim);
-    gdnConvKernel<<<grid, threads, 0, stream>>>(s, qkv, ldQkv, b, ldB, a, ldA, history, convWeight, dtBias, negExpA,
-                                                out, gates, tokens == 1);
+    if (cudaError_t err = detail::launchEx(gdnConvKernel, grid, dim3(threads), 0, stream, pdl, s, qkv, ldQkv, b, ldB,
+                                           a, ldA, history, convWeight, dtBias, negExpA, out, gates, tokens == 1);
+        err != cudaSuccess)
+        return err;
     if (tokens > 1)
         gdnHistoryKernel<<<unsigned((s.channels() + 255) / 256), 256, 0, stream>>>(s.channels(), s.convKernel, tokens,
                                                                                  qkv, ldQkv, history);
@@ -194,15 +201,16 @@ cudaError_t launchGdnConv(const GdnShape& s, int tokens, const float* qkv, int l
 }
 
 cudaError_t launchGdnDecodeStep(const GdnShape& s, float* state, const float* conv, const float* gates, const float* z,
-                                const float* normWeight, float eps, float* out, void* outX8, cudaStream_t stream) {
+                                const float* normWeight, float eps, float* out, void* outX8, cudaStream_t stream,
+                                bool pdl) {
     if (!gdnSupports(s.keyHeads, s.valueHeads, s.keyDim, s.valueDim, s.convKernel) || !state || !conv || !gates ||
         !z || !normWeight || !out)
         return cudaErrorInvalidValue;
     const int slices = s.keyDim / kStateRows;
     const size_t shared = size_t(2 * s.keyDim + slices * s.valueDim + s.valueDim + 32) * sizeof(float);
-    gdnDecodeStepKernel<<<unsigned(s.valueHeads), unsigned(slices * s.valueDim), shared, stream>>>(
-        s, state, conv, gates, z, normWeight, eps, out, static_cast<int8_t*>(outX8));
-    return cudaGetLastError();
+    return detail::launchEx(gdnDecodeStepKernel, dim3(unsigned(s.valueHeads)), dim3(unsigned(slices * s.valueDim)),
+                            shared, stream, pdl, s, state, conv, gates, z, normWeight, eps, out,
+                            static_cast<int8_t*>(outX8));
 }
 
 cudaError_t launchGdnGatedNorm(const GdnShape& s, int tokens, float* x, const float* z, int ldZ, const float* weight,

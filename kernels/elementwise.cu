@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "hearth_kernels/ops.h"
+#include "pdl.cuh"
 
 namespace hearth::kernels {
 namespace {
@@ -24,6 +25,8 @@ __global__ void siluMulKernel(const float* __restrict__ gate, const float* __res
 }
 
 __global__ void sigmoidGateKernel(float* __restrict__ x, const float* __restrict__ gate, size_t count) {
+    detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
+    detail::pdlTrigger();
     const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < count) x[i] *= 1.0f / (1.0f + expf(-gate[i]));
 }
@@ -46,6 +49,8 @@ __device__ __forceinline__ bool better(float v, int i, float bv, int bi) { retur
 __global__ void argmaxKernel(const float* __restrict__ x, int n, int* __restrict__ out) {
     __shared__ float values[kArgmaxThreads / 32];
     __shared__ int indices[kArgmaxThreads / 32];
+    detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
+    detail::pdlTrigger();
     float best = -INFINITY;
     int bestIndex = INT_MAX;
     for (int i = threadIdx.x; i < n; i += kArgmaxThreads) {
@@ -82,10 +87,9 @@ cudaError_t launchSiluMul(const float* gate, const float* up, size_t count, __ha
     return cudaGetLastError();
 }
 
-cudaError_t launchSigmoidGate(float* x, const float* gate, size_t count, cudaStream_t stream) {
+cudaError_t launchSigmoidGate(float* x, const float* gate, size_t count, cudaStream_t stream, bool pdl) {
     if (!x || !gate || count == 0) return cudaErrorInvalidValue;
-    sigmoidGateKernel<<<gridFor(count), 256, 0, stream>>>(x, gate, count);
-    return cudaGetLastError();
+    return detail::launchEx(sigmoidGateKernel, unsigned(gridFor(count)), 256u, stream, pdl, x, gate, count);
 }
 
 cudaError_t launchToHalf(const float* in, size_t count, __half* out, cudaStream_t stream) {
@@ -100,10 +104,9 @@ cudaError_t launchAddBias(float* x, const float* bias, int rows, int cols, cudaS
     return cudaGetLastError();
 }
 
-cudaError_t launchArgmax(const float* x, int n, int* out, cudaStream_t stream) {
+cudaError_t launchArgmax(const float* x, int n, int* out, cudaStream_t stream, bool pdl) {
     if (!x || !out || n <= 0) return cudaErrorInvalidValue;
-    argmaxKernel<<<1, kArgmaxThreads, 0, stream>>>(x, n, out);
-    return cudaGetLastError();
+    return detail::launchEx(argmaxKernel, 1u, unsigned(kArgmaxThreads), stream, pdl, x, n, out);
 }
 
 } // namespace hearth::kernels

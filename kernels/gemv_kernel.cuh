@@ -27,23 +27,11 @@
 #include "gemv_dispatch.h"
 #include "hearth_kernels/gemv.h"
 #include "hearth_kernels/gemv_experiments.h"
+#include "pdl.cuh"
 
 namespace hearth::kernels::detail {
 
 constexpr int kMaxWarps = 8;
-
-// Wait for the previous kernel's memory (no-op when not launched as a dependent).
-__device__ __forceinline__ void pdlWait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-// Allow the next kernel in the stream to be scheduled (its prologue overlaps our tail).
-__device__ __forceinline__ void pdlTrigger() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;");
-#endif
-}
 
 // Weights are streamed once: read through the non-coherent path without allocating in L1, so
 // L1 keeps x (which every unit re-reads).
@@ -288,21 +276,6 @@ inline int pickRows(int n, int k, bool glu, const int (&pref)[3]) {
     if (n < 4096) return 1;
     if (n >= 65536) return pref[2];
     return k > n ? pref[1] : pref[0];
-}
-
-template <class Kern, class... Args>
-cudaError_t launchEx(Kern kernel, unsigned grid, unsigned block, cudaStream_t stream, bool pdl, Args... args) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(block);
-    cfg.dynamicSmemBytes = 0;
-    cfg.stream = stream;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = pdl ? 1 : 0;
-    return cudaLaunchKernelEx(&cfg, kernel, args...);
 }
 
 // Picks the configuration and launches gemvKernel<F, R, GLU, PIPE>. The type, shape and

@@ -3,7 +3,10 @@
 // slots are the query heads, then the key heads, then the value heads; a thread per dimension.
 #include <cuda_bf16.h>
 
+#include <type_traits>
+
 #include "hearth_kernels/ops.h"
+#include "pdl.cuh"
 
 namespace hearth::kernels {
 namespace {
@@ -31,6 +34,8 @@ __global__ void qkvToCacheKernel(const float* qIn, int qStride, float* qOut, flo
                                  int posHost, Kv* __restrict__ kCache, Kv* __restrict__ vCache) {
     __shared__ float vec[kMaxHeadDim];
     __shared__ float partial[kMaxHeadDim / 32];
+    detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
+    detail::pdlTrigger();
     const int t = blockIdx.x, slot = blockIdx.y, d = threadIdx.x, hd = s.headDim;
     const int pos = (posDevice ? *posDevice : posHost) + t;
     const int kvWidth = s.kvHeads * hd;
@@ -86,33 +91,24 @@ namespace {
 cudaError_t launchQkv(const float* qIn, int qStride, float* qOut, float* gateOut, const float* k, const float* v,
                       const float* qBias, const float* kBias, const float* vBias, const float* qNorm,
                       const float* kNorm, const QkvShape& s, int tokens, const int* posDevice, int posHost,
-                      KvType kvType, void* kCache, void* vCache, cudaStream_t stream) {
+                      KvType kvType, void* kCache, void* vCache, cudaStream_t stream, bool pdl) {
     if (!qIn || !qOut || !k || !v || !kCache || !vCache || !s.invFreq || tokens <= 0 || s.headDim <= 0 ||
         s.headDim > kMaxHeadDim || s.ropeDims < 0 || s.ropeDims > s.headDim || s.ropeDims % 2 != 0 ||
         s.kvHeads <= 0 || s.heads % s.kvHeads != 0 || (qNorm == nullptr) != (kNorm == nullptr))
         return cudaErrorInvalidValue;
     const dim3 grid(unsigned(tokens), unsigned(s.heads + 2 * s.kvHeads));
     const unsigned threads = unsigned((s.headDim + 31) / 32 * 32);
+    auto launch = [&](auto* kc, auto* vc) {
+        using Kv = std::remove_pointer_t<decltype(kc)>;
+        return detail::launchEx(qkvToCacheKernel<Kv>, grid, dim3(threads), 0, stream, pdl, qIn, qStride, qOut, gateOut,
+                                k, v, qBias, kBias, vBias, qNorm, kNorm, s, posDevice, posHost, kc, vc);
+    };
     switch (kvType) {
-    case KvType::F32:
-        qkvToCacheKernel<float><<<grid, threads, 0, stream>>>(qIn, qStride, qOut, gateOut, k, v, qBias, kBias, vBias,
-                                                              qNorm, kNorm, s, posDevice, posHost,
-                                                              static_cast<float*>(kCache), static_cast<float*>(vCache));
-        break;
-    case KvType::F16:
-        qkvToCacheKernel<__half><<<grid, threads, 0, stream>>>(qIn, qStride, qOut, gateOut, k, v, qBias, kBias, vBias,
-                                                               qNorm, kNorm, s, posDevice, posHost,
-                                                               static_cast<__half*>(kCache),
-                                                               static_cast<__half*>(vCache));
-        break;
-    case KvType::BF16:
-        qkvToCacheKernel<__nv_bfloat16><<<grid, threads, 0, stream>>>(
-            qIn, qStride, qOut, gateOut, k, v, qBias, kBias, vBias, qNorm, kNorm, s, posDevice, posHost,
-            static_cast<__nv_bfloat16*>(kCache), static_cast<__nv_bfloat16*>(vCache));
-        break;
-    default: return cudaErrorInvalidValue;
+    case KvType::F32: return launch(static_cast<float*>(kCache), static_cast<float*>(vCache));
+    case KvType::F16: return launch(static_cast<__half*>(kCache), static_cast<__half*>(vCache));
+    case KvType::BF16: return launch(static_cast<__nv_bfloat16*>(kCache), static_cast<__nv_bfloat16*>(vCache));
     }
-    return cudaGetLastError();
+    return cudaErrorInvalidValue;
 }
 
 } // namespace
@@ -120,18 +116,18 @@ cudaError_t launchQkv(const float* qIn, int qStride, float* qOut, float* gateOut
 cudaError_t launchQkvToCache(float* q, const float* k, const float* v, const float* qBias, const float* kBias,
                              const float* vBias, const float* qNorm, const float* kNorm, const QkvShape& shape,
                              int tokens, const int* posDevice, int posHost, KvType kvType, void* kCache,
-                             void* vCache, cudaStream_t stream) {
+                             void* vCache, cudaStream_t stream, bool pdl) {
     return launchQkv(q, shape.headDim, q, nullptr, k, v, qBias, kBias, vBias, qNorm, kNorm, shape, tokens, posDevice,
-                     posHost, kvType, kCache, vCache, stream);
+                     posHost, kvType, kCache, vCache, stream, pdl);
 }
 
 cudaError_t launchGatedQkvToCache(const float* qGate, float* q, float* gate, const float* k, const float* v,
                                   const float* qNorm, const float* kNorm, const QkvShape& shape, int tokens,
                                   const int* posDevice, int posHost, KvType kvType, void* kCache, void* vCache,
-                                  cudaStream_t stream) {
+                                  cudaStream_t stream, bool pdl) {
     if (!gate || qGate == q) return cudaErrorInvalidValue;
     return launchQkv(qGate, 2 * shape.headDim, q, gate, k, v, nullptr, nullptr, nullptr, qNorm, kNorm, shape, tokens,
-                     posDevice, posHost, kvType, kCache, vCache, stream);
+                     posDevice, posHost, kvType, kCache, vCache, stream, pdl);
 }
 
 } // namespace hearth::kernels

@@ -311,6 +311,41 @@ void attention() {
     }
 }
 
+// Decode calls over a 16-bit cache with heads of 64/128/256 and groups up to 8 take the streaming
+// kernel (attention_decode.cu); it computes in fp32 from the stored values, as the reference does.
+void attentionDecodeStreaming() {
+    struct Shape {
+        int heads, kvHeads, hd;
+    };
+    struct Case {
+        int tokens, pos0, splits, splitKeys;
+    };
+    for (const Shape sh : {Shape{8, 2, 64}, Shape{32, 4, 128}, Shape{6, 1, 256}})
+        for (const KvType kv : {KvType::F16, KvType::BF16}) {
+            const int ctx = 400;
+            const KvCacheCopy cache(kv, size_t(ctx) * sh.kvHeads * sh.hd);
+            for (const Case c : {Case{1, 0, 5, 80}, Case{1, 150, 5, 80}, Case{1, 399, 5, 80}, Case{1, 399, 1, 400},
+                                 Case{3, 200, 3, 128}}) {
+                const std::vector<float> q = randomVector(size_t(c.tokens) * sh.heads * sh.hd);
+                Buffer dq(q.size() * 4), out(q.size() * 4),
+                    partial(attentionPartialBytes(c.tokens, sh.heads, sh.hd, c.splits)), pos(4);
+                dq.upload(q.data());
+                pos.upload(&c.pos0);
+                const AttentionCall call{dq.as<float>(), cache.k.p, cache.v.p,  out.as<float>(),
+                                         sh.heads,       sh.kvHeads, sh.hd,     c.tokens,
+                                         c.tokens == 1 ? pos.as<int>() : nullptr, c.pos0, c.splits, c.splitKeys,
+                                         kv,             partial.p};
+                CHECK(launchAttention(call, nullptr) == cudaSuccess);
+                const std::vector<float> want = referenceAttention(q, cache, c.tokens, c.pos0, sh.heads, sh.kvHeads, sh.hd);
+                const double err = worstError(out.download<float>(q.size()), want);
+                CHECK_MSG(err <= 1e-5, "streaming decode attention kv " << int(kv) << " hd " << sh.hd << " group "
+                                                                        << sh.heads / sh.kvHeads << " tokens " << c.tokens
+                                                                        << " pos " << c.pos0 << " splits " << c.splits
+                                                                        << ": " << err);
+            }
+        }
+}
+
 // Prefill calls the tensor-core kernel takes (16-bit cache, heads of 64/128/256): q and the
 // softmax weights are rounded to the cache's type, so the bounds are fp16's and bf16's.
 void attentionTensorCores() {
@@ -450,6 +485,7 @@ int main() {
     qkvToCache();
     attention();
     attentionTensorCores();
+    attentionDecodeStreaming();
     elementwise();
     sampling();
     CHECK(cudaDeviceSynchronize() == cudaSuccess);

@@ -223,7 +223,7 @@ Status CudaSession::enqueueDecode() {
     HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, m_w.outputNorm(), s.hidden, 1, s.rmsEps, norm, m_stream,
                                              m_gemvLaunch.pdl));
     HEARTH_TRY(gemv(m_w.output(), d_logits));
-    HEARTH_CUDA_CHECK(kernels::launchArgmax(d_logits, s.vocab, d_sampled, m_stream));
+    HEARTH_CUDA_CHECK(kernels::launchArgmax(d_logits, s.vocab, d_sampled, m_stream, m_gemvLaunch.pdl));
     return Status::ok();
 }
 

@@ -49,18 +49,20 @@ Status CudaSession::attentionDecode(const DeviceLayer& l, int kvLayer) {
         q = d_qGated;
         HEARTH_CUDA_CHECK(kernels::launchGatedQkvToCache(d_proj, q, d_attnGate, k, v, l.qNorm, l.kNorm, qkv, 1,
                                                          d_tokenPos + 1, 0, m_kvType, kCache(kvLayer),
-                                                         vCache(kvLayer), m_stream));
+                                                         vCache(kvLayer), m_stream, m_gemvLaunch.pdl));
     } else {
         HEARTH_CUDA_CHECK(kernels::launchQkvToCache(q, k, v, l.qBias, l.kBias, l.vBias, l.qNorm, l.kNorm, qkv, 1,
                                                     d_tokenPos + 1, 0, m_kvType, kCache(kvLayer), vCache(kvLayer),
-                                                    m_stream));
+                                                    m_stream, m_gemvLaunch.pdl));
     }
     kernels::AttentionCall call{q,          kCache(kvLayer), vCache(kvLayer), d_attn,      s.heads,
                                 s.kvHeads,  s.headDim,       1,               d_tokenPos + 1, 0,
-                                m_decodeSplits, m_splitKeys, m_kvType,        d_partial};
+                                m_decodeSplits, m_splitKeys, m_kvType,        d_partial,
+                                m_gemvLaunch.pdl};
     HEARTH_CUDA_CHECK(kernels::launchAttention(call, m_stream));
     if (s.gatedAttention)
-        HEARTH_CUDA_CHECK(kernels::launchSigmoidGate(d_attn, d_attnGate, size_t(s.heads) * s.headDim, m_stream));
+        HEARTH_CUDA_CHECK(kernels::launchSigmoidGate(d_attn, d_attnGate, size_t(s.heads) * s.headDim, m_stream,
+                                                     m_gemvLaunch.pdl));
     if (l.o.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_attn, l.o.k, d_x8, m_stream));
     HEARTH_CUDA_CHECK(kernels::launchGemv(l.o.type, l.o.data, l.o.takesX8() ? d_x8 : static_cast<const void*>(d_attn),
                                           d_delta, l.o.n, l.o.k, m_stream, m_gemvLaunch));
@@ -77,10 +79,10 @@ Status CudaSession::deltaNetDecode(const DeviceLayer& l, int gdnLayer) {
     const float* a = b + g.valueHeads;
     HEARTH_CUDA_CHECK(kernels::launchGdnConv(g, 1, d_proj, m_projRows, b, g.valueHeads, a, g.valueHeads,
                                              m_state.history(gdnLayer), l.conv, l.dtBias, l.negExpA, d_gdnConv,
-                                             d_gdnGates, m_stream));
+                                             d_gdnGates, m_stream, m_gemvLaunch.pdl));
     HEARTH_CUDA_CHECK(kernels::launchGdnDecodeStep(g, m_state.matrices(gdnLayer), d_gdnConv, d_gdnGates, z, l.ssmNorm,
                                                    m_w.shape().rmsEps, d_xn, l.ssmOut.takesX8() ? d_x8 : nullptr,
-                                                   m_stream));
+                                                   m_stream, m_gemvLaunch.pdl));
     return gemv(l.ssmOut, d_delta);
 }
 

@@ -35,14 +35,15 @@ bool gdnSupports(int keyHeads, int valueHeads, int keyDim, int valueDim, int con
 // convWeight: [channels][convKernel].
 cudaError_t launchGdnConv(const GdnShape& s, int tokens, const float* qkv, int ldQkv, const float* b, int ldB,
                           const float* a, int ldA, float* history, const float* convWeight, const float* dtBias,
-                          const float* negExpA, float* out, float* gates, cudaStream_t stream);
+                          const float* negExpA, float* out, float* gates, cudaStream_t stream, bool pdl = false);
 
 // One token of the delta rule on every value head's state (state [valueHeads][keyDim][valueDim]):
 // S <- decay S; S <- S + k (beta (v - S^T k))^T; o = S^T q; then out = o / rms(o) * normWeight *
 // silu(z) per head ([valueWidth]), and as X8 (gemv.h) too when outX8 is not null, for the GEMV that
 // reads it. conv and gates as launchGdnConv wrote them for the token.
 cudaError_t launchGdnDecodeStep(const GdnShape& s, float* state, const float* conv, const float* gates, const float* z,
-                                const float* normWeight, float eps, float* out, void* outX8, cudaStream_t stream);
+                                const float* normWeight, float eps, float* out, void* outX8, cudaStream_t stream,
+                                bool pdl = false);
 
 // `tokens` tokens of the same recurrence in its chunked form (chunks of 32 tokens: within a chunk
 // the updates are solved as a triangular system, across chunks the state carries), state updated

@@ -62,7 +62,7 @@ struct QkvShape {
 cudaError_t launchQkvToCache(float* q, const float* k, const float* v, const float* qBias, const float* kBias,
                              const float* vBias, const float* qNorm, const float* kNorm, const QkvShape& shape,
                              int tokens, const int* posDevice, int posHost, KvType kvType, void* kCache,
-                             void* vCache, cudaStream_t stream);
+                             void* vCache, cudaStream_t stream, bool pdl = false);
 
 // The same for Qwen3.5's gated attention, whose q projection gives each head [query | gate]
 // (qGate [t][heads][2·headDim]): the queries go to q [t][heads·headDim] (normed, rotated) and the
@@ -70,7 +70,7 @@ cudaError_t launchQkvToCache(float* q, const float* k, const float* v, const flo
 cudaError_t launchGatedQkvToCache(const float* qGate, float* q, float* gate, const float* k, const float* v,
                                   const float* qNorm, const float* kNorm, const QkvShape& shape, int tokens,
                                   const int* posDevice, int posHost, KvType kvType, void* kCache, void* vCache,
-                                  cudaStream_t stream);
+                                  cudaStream_t stream, bool pdl = false);
 
 // ---- attention ----------------------------------------------------------------------------
 
@@ -94,6 +94,7 @@ struct AttentionCall {
     int splits, splitKeys;
     KvType kvType;
     void* partial;
+    bool pdl = false; // both kernels launched as programmatic dependents (pdl.cuh; decode)
 };
 size_t attentionPartialBytes(int tokens, int heads, int headDim, int splits);
 cudaError_t launchAttention(const AttentionCall& call, cudaStream_t stream);
@@ -104,14 +105,14 @@ cudaError_t launchAttention(const AttentionCall& call, cudaStream_t stream);
 cudaError_t launchSiluMul(const float* gate, const float* up, size_t count, float* out, cudaStream_t stream);
 cudaError_t launchSiluMul(const float* gate, const float* up, size_t count, __half* out, cudaStream_t stream);
 // x[i] *= sigmoid(gate[i]) for count values (gated attention's output gate).
-cudaError_t launchSigmoidGate(float* x, const float* gate, size_t count, cudaStream_t stream);
+cudaError_t launchSigmoidGate(float* x, const float* gate, size_t count, cudaStream_t stream, bool pdl = false);
 // fp32 -> fp16, count values.
 cudaError_t launchToHalf(const float* in, size_t count, __half* out, cudaStream_t stream);
 // x[r][c] += bias[c] for rows × cols.
 cudaError_t launchAddBias(float* x, const float* bias, int rows, int cols, cudaStream_t stream);
 // *out = the index of the largest of n values (the lowest among equal maxima; NaN counts as
 // -inf; 0 when every value is -inf/NaN), as the CPU sampler's greedy rule.
-cudaError_t launchArgmax(const float* x, int n, int* out, cudaStream_t stream);
+cudaError_t launchArgmax(const float* x, int n, int* out, cudaStream_t stream, bool pdl = false);
 
 // ---- sampling (the CPU sampler's definitions: engine/sampling/sampler.h) ------------------
 

@@ -26,6 +26,7 @@
 
 #include "hearth_kernels/gemv.h"
 #include "hearth_kernels/gemv_experiments.h"
+#include "../pdl.cuh"
 
 using namespace hearth::kernels;
 
@@ -265,10 +266,8 @@ void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, const std::
 // A kernel that does nothing but the PDL hand-over the GEMVs do (let the next start, wait for
 // the previous): what a launch costs in a graph before any byte is streamed.
 __global__ void handOverKernel(float* sink) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+    detail::pdlTrigger();
+    detail::pdlWait();
     if (blockIdx.x == 0 && threadIdx.x == 0) sink[0] += 1.0f;
 }
 
@@ -297,16 +296,8 @@ void benchLaunchCost(cudaStream_t s) {
             constexpr int kLaunches = 400;
             const double ms = timeGraph(
                 [&](cudaStream_t st) {
-                    cudaLaunchConfig_t cfg = {};
-                    cfg.gridDim = dim3(grid);
-                    cfg.blockDim = dim3(96);
-                    cfg.stream = st;
-                    cudaLaunchAttribute attr[1];
-                    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-                    attr[0].val.programmaticStreamSerializationAllowed = 1;
-                    cfg.attrs = attr;
-                    cfg.numAttrs = pdl ? 1 : 0;
-                    for (int i = 0; i < kLaunches; ++i) CK(cudaLaunchKernelEx(&cfg, handOverKernel, sink));
+                    for (int i = 0; i < kLaunches; ++i)
+                        CK(detail::launchEx(handOverKernel, grid, 96u, st, pdl, sink));
                 },
                 s);
             std::printf("| empty kernel (96 threads/block)%s | %u | %.2f |\n", pdl ? ", PDL" : "", grid,

@@ -16,6 +16,8 @@
 
 #include <atomic>
 
+#include "quickitems.h"
+
 Q_IMPORT_QML_PLUGIN(HearthPlugin)
 Q_IMPORT_QML_PLUGIN(HearthAppPlugin)
 
@@ -45,20 +47,7 @@ public:
     }
 };
 
-void collect(QQuickItem* item, const QString& name, QList<QQuickItem*>& found)
-{
-    if (item->objectName() == name)
-        found << item;
-    for (QQuickItem* child : item->childItems())
-        collect(child, name, found);
-}
-
-QList<QQuickItem*> findAll(QQuickItem* root, const QString& name)
-{
-    QList<QQuickItem*> found;
-    collect(root, name, found);
-    return found;
-}
+using apptest::findAll;
 
 } // namespace
 

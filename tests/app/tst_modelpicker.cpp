@@ -16,6 +16,7 @@
 
 #include "appsettings.h"
 #include "apptestdata.h"
+#include "quickitems.h"
 #include "enginehost.h"
 #include "enginetestkit.h"
 #include "localmodels.h"
@@ -25,20 +26,7 @@ Q_IMPORT_QML_PLUGIN(HearthAppPlugin)
 
 namespace {
 
-void collect(QQuickItem* item, const QString& name, QList<QQuickItem*>& found)
-{
-    if (item->objectName() == name && item->isVisible())
-        found << item;
-    for (QQuickItem* child : item->childItems())
-        collect(child, name, found);
-}
-
-QList<QQuickItem*> shown(QQuickItem* root, const QString& name)
-{
-    QList<QQuickItem*> found;
-    collect(root, name, found);
-    return found;
-}
+using apptest::shown;
 
 QStringList texts(const QList<QQuickItem*>& items)
 {

@@ -20,6 +20,7 @@
 
 #include "appsettings.h"
 #include "apptestdata.h"
+#include "quickitems.h"
 #include "chatcontroller.h"
 #include "enginetestkit.h"
 #include "hearth/tokenizer.h"
@@ -33,20 +34,7 @@ Q_IMPORT_QML_PLUGIN(HearthAppPlugin)
 
 namespace {
 
-void collect(QQuickItem* item, const QString& name, QList<QQuickItem*>& found)
-{
-    if (item->objectName() == name && item->isVisible())
-        found << item;
-    for (QQuickItem* child : item->childItems())
-        collect(child, name, found);
-}
-
-QList<QQuickItem*> shown(QQuickItem* root, const QString& name)
-{
-    QList<QQuickItem*> found;
-    collect(root, name, found);
-    return found;
-}
+using apptest::shown;
 
 void click(QQuickItem* button)
 {

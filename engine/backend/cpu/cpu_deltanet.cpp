@@ -5,6 +5,7 @@
 
 #include "backend/cpu/cpu_ops.h"
 #include "backend/cpu/deltanet_ops.h"
+#include "backend/recurrent_snapshots.h"
 #include "base/thread_pool.h"
 
 namespace hearth {
@@ -105,13 +106,7 @@ void CpuDeltaNet::forward(int32_t index, const DeltaNetWeights& w, const float* 
 
 void CpuDeltaNet::checkpoint(int32_t pos) {
     if (m_layers == 0 || pos != m_position || pos <= 0) return;
-    Snapshot* slot = nullptr;
-    for (Snapshot& s : m_snapshots)
-        if (s.position == pos) slot = &s; // the same point again: refresh it
-    if (!slot) // an empty slot, else the oldest snapshot
-        slot = &*std::min_element(m_snapshots.begin(), m_snapshots.end(), [](const Snapshot& a, const Snapshot& b) {
-            return (a.position >= 0) != (b.position >= 0) ? a.position < 0 : a.age < b.age;
-        });
+    Snapshot* slot = &checkpointSlot(m_snapshots, pos, [](const Snapshot&) { return true; }); // all allocated
     slot->position = pos;
     slot->age = ++m_clock;
     std::copy(m_state.begin(), m_state.end(), slot->state.begin());
@@ -119,13 +114,9 @@ void CpuDeltaNet::checkpoint(int32_t pos) {
 
 int32_t CpuDeltaNet::rewindTo(int32_t pos) {
     if (m_layers == 0) return pos;
-    for (Snapshot& s : m_snapshots)
-        if (s.position > pos) s.position = -1;
     // The latest usable point: the live state when it is not past `pos`, or a snapshot.
     int32_t best = m_position <= pos ? m_position : 0;
-    const Snapshot* from = nullptr;
-    for (const Snapshot& s : m_snapshots)
-        if (s.position > best) best = s.position, from = &s;
+    const Snapshot* from = rewindSlot(m_snapshots, pos, best);
     if (from) std::copy(from->state.begin(), from->state.end(), m_state.begin());
     else if (best == 0) std::fill(m_state.begin(), m_state.end(), 0.0f); // the start: no past at all
     m_position = best;

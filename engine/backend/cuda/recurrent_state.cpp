@@ -4,6 +4,7 @@
 #include <new>
 
 #include "backend/cuda/cuda_status.h"
+#include "backend/recurrent_snapshots.h"
 
 namespace hearth::cuda {
 
@@ -65,15 +66,8 @@ Status RecurrentState::copyLayers(Snapshot& slot, bool toHost, cudaStream_t stre
 
 Status RecurrentState::checkpoint(int32_t pos, cudaStream_t stream) {
     if (!active() || pos != m_position || pos <= 0) return Status::ok();
-    Snapshot* slot = nullptr;
-    for (Snapshot& s : m_snapshots)
-        if (s.position == pos) slot = &s; // the same point again: refresh it
-    if (!slot) // an empty slot (one with memory first: allocating pinned memory is slow), else the oldest
-        slot = &*std::min_element(m_snapshots.begin(), m_snapshots.end(), [](const Snapshot& a, const Snapshot& b) {
-            if ((a.position >= 0) != (b.position >= 0)) return a.position < 0;
-            if (a.position < 0 && a.allocated() != b.allocated()) return a.allocated();
-            return a.age < b.age;
-        });
+    // An empty slot with memory is taken before one without: allocating page-locked memory is slow.
+    Snapshot* slot = &checkpointSlot(m_snapshots, pos, [](const Snapshot& s) { return s.allocated(); });
     slot->position = -1; // until the copy is whole
     HEARTH_TRY(allocate(*slot));
     HEARTH_TRY(copyLayers(*slot, true, stream));
@@ -84,12 +78,8 @@ Status RecurrentState::checkpoint(int32_t pos, cudaStream_t stream) {
 
 Result<int32_t> RecurrentState::rewindTo(int32_t pos, cudaStream_t stream) {
     if (!active()) return pos;
-    for (Snapshot& s : m_snapshots)
-        if (s.position > pos) s.position = -1; // what follows pos is about to be overwritten
     int32_t best = m_position >= 0 && m_position <= pos ? m_position : 0;
-    Snapshot* from = nullptr;
-    for (Snapshot& s : m_snapshots)
-        if (s.position > best) best = s.position, from = &s;
+    Snapshot* from = rewindSlot(m_snapshots, pos, best);
     Status restored = Status::ok();
     if (from) restored = copyLayers(*from, false, stream);
     else if (best == 0) restored = reset(stream);

@@ -1,8 +1,10 @@
 #include "fitestimate.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "hearth/memory.h"
+#include "hearth/model.h"
 #include "library/fitadvisor.h"
 
 namespace {
@@ -17,9 +19,9 @@ hearth::DeviceKind resolve(DeviceChoice choice)
     return cuda ? hearth::DeviceKind::Cuda : hearth::DeviceKind::Cpu;
 }
 
-} // namespace
+using Estimator = std::function<hearth::Result<hearth::MemoryEstimate>(const hearth::MemoryEstimateParams&)>;
 
-FitEstimate estimateFit(const FitQuery& q)
+FitEstimate fitWith(const FitQuery& q, const Estimator& estimate)
 {
     FitEstimate fit;
     fit.device = resolve(q.device);
@@ -35,7 +37,7 @@ FitEstimate estimateFit(const FitQuery& q)
         p.device = fit.device;
         p.quant = q.quant.toStdString();
         p.budgetBytes = gpu ? q.budgetBytes : 0; // the budget is VRAM's
-        return hearth::estimateMemory(p);
+        return estimate(p);
     };
     const auto chosen = at(fit.context);
     if (!chosen.isOk()) {
@@ -76,4 +78,22 @@ FitEstimate estimateFit(const FitQuery& q)
         return fit;
     fit.maxContext = rounded(perToken > 0 ? (available - base) / perToken : trained);
     return fit;
+}
+
+} // namespace
+
+FitEstimate estimateFit(const FitQuery& q)
+{
+    // Up to three estimates of one file: its header is read once.
+    auto header = hearth::ModelHeader::read(q.path.toStdString());
+    if (header.isOk())
+        return estimateFit(q, *header.value());
+    return fitWith(q, [&](const hearth::MemoryEstimateParams&) -> hearth::Result<hearth::MemoryEstimate> {
+        return header.status();
+    });
+}
+
+FitEstimate estimateFit(const FitQuery& q, const hearth::ModelHeader& header)
+{
+    return fitWith(q, [&](const hearth::MemoryEstimateParams& p) { return header.estimateMemory(p); });
 }

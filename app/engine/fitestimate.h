@@ -5,6 +5,7 @@
 #include <QString>
 
 #include "enginetypes.h"
+#include "hearth/model.h"
 
 struct FitEstimate {
     bool ok = false;
@@ -34,3 +35,6 @@ struct FitQuery {
 };
 
 FitEstimate estimateFit(const FitQuery& query);
+// The same from the model's header already read (query.path is not read again): a caller asking
+// about several presets of one file reads it once.
+FitEstimate estimateFit(const FitQuery& query, const hearth::ModelHeader& header);

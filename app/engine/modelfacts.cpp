@@ -32,6 +32,21 @@ QString tensorTypeText(const std::map<std::string, int>& typeCounts)
     return parts.join(QStringLiteral(" \u00b7 "));
 }
 
+// Norms are F32 in every file: they decide only when nothing else is there.
+QString mainType(const std::map<std::string, int>& typeCounts)
+{
+    std::string best = "F32";
+    int bestCount = 0;
+    for (const auto& [type, count] : typeCounts)
+        if (type != "F32" && count > bestCount) {
+            best = type;
+            bestCount = count;
+        }
+    return QString::fromStdString(best);
+}
+
+ModelFacts factsOf(const QString& path, const hearth::ModelInfo& info, const QString& quant);
+
 } // namespace
 
 bool isFullPrecision(const std::map<std::string, int>& typeCounts)
@@ -43,20 +58,18 @@ bool isFullPrecision(const std::map<std::string, int>& typeCounts)
 
 QString quantLabel(const QString& path, const std::map<std::string, int>& typeCounts)
 {
+    auto header = hearth::ModelHeader::read(path.toStdString());
+    return header.isOk() ? quantLabel(*header.value(), typeCounts) : mainType(typeCounts);
+}
+
+QString quantLabel(const hearth::ModelHeader& header, const std::map<std::string, int>& typeCounts)
+{
     for (const hearth::QuantPresetInfo& preset : hearth::quantPresets()) {
-        auto plan = hearth::planQuantPreset(path.toStdString(), preset.name);
+        auto plan = header.planQuantPreset(preset.name);
         if (plan.isOk() && !plan->requantizes && plan->tensorTypeCounts == typeCounts)
             return QString::fromStdString(plan->preset);
     }
-    // Norms are F32 in every file: they decide only when nothing else is there.
-    std::string best = "F32";
-    int bestCount = 0;
-    for (const auto& [type, count] : typeCounts)
-        if (type != "F32" && count > bestCount) {
-            best = type;
-            bestCount = count;
-        }
-    return QString::fromStdString(best);
+    return mainType(typeCounts);
 }
 
 QJsonObject samplingJson(const hearth::SamplingDefaults& d)
@@ -90,11 +103,23 @@ QString formatParameterCount(quint64 count)
 
 hearth::Result<ModelFacts> describeModelFacts(const QString& path)
 {
-    HEARTH_ASSIGN(const hearth::ModelInfo info, hearth::describeModelFile(path.toStdString()));
-    return modelFacts(path, info);
+    HEARTH_ASSIGN(const auto header, hearth::ModelHeader::read(path.toStdString()));
+    return modelFacts(path, *header);
 }
 
 ModelFacts modelFacts(const QString& path, const hearth::ModelInfo& info)
+{
+    return factsOf(path, info, quantLabel(path, info.tensorTypeCounts));
+}
+
+ModelFacts modelFacts(const QString& path, const hearth::ModelHeader& header)
+{
+    return factsOf(path, header.info(), quantLabel(header, header.info().tensorTypeCounts));
+}
+
+namespace {
+
+ModelFacts factsOf(const QString& path, const hearth::ModelInfo& info, const QString& quant)
 {
     ModelFacts f;
     f.path = path;
@@ -104,7 +129,7 @@ ModelFacts modelFacts(const QString& path, const hearth::ModelInfo& info)
     f.format = QString::fromStdString(info.format);
     f.architecture = QString::fromStdString(info.architecture);
     f.license = QString::fromStdString(info.license);
-    f.quant = quantLabel(path, info.tensorTypeCounts);
+    f.quant = quant;
     f.tensorTypes = tensorTypeText(info.tensorTypeCounts);
     f.fullPrecision = isFullPrecision(info.tensorTypeCounts);
     f.parameterCount = info.parameterCount;
@@ -123,3 +148,5 @@ ModelFacts modelFacts(const QString& path, const hearth::ModelInfo& info)
     f.samplingProblems = QString::fromStdString(info.sampling.problems);
     return f;
 }
+
+} // namespace

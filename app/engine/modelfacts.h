@@ -32,10 +32,13 @@ struct ModelFacts {
 hearth::Result<ModelFacts> describeModelFacts(const QString& path);
 // The same from a description already at hand (a loaded model's info()).
 ModelFacts modelFacts(const QString& path, const hearth::ModelInfo& info);
+// The same from the model's header already read (the file is not read again).
+ModelFacts modelFacts(const QString& path, const hearth::ModelHeader& header);
 
 // The preset whose plan matches `typeCounts` for the model at `path`, else the most common
 // matrix type ("Q4_K", "F16"); "F32" for an all-F32 model.
 QString quantLabel(const QString& path, const std::map<std::string, int>& typeCounts);
+QString quantLabel(const hearth::ModelHeader& header, const std::map<std::string, int>& typeCounts);
 bool isFullPrecision(const std::map<std::string, int>& typeCounts);
 // The recommendation under a conversation's keys, each value as its file wrote it (0.95, not
 // the float's 0.949999988).

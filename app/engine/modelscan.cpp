@@ -59,26 +59,30 @@ QStringList findModelPaths(const QString& folder)
 void describeEntry(ModelEntry& entry, const FitSettings& settings)
 {
     entry.ready = true;
-    auto facts = describeModelFacts(entry.path);
-    if (!facts.isOk()) {
-        entry.error = QString::fromStdString(facts.status().message());
+    auto header = hearth::ModelHeader::read(entry.path.toStdString()); // once for facts and fit
+    if (!header.isOk()) {
+        entry.error = QString::fromStdString(header.status().message());
         return;
     }
     entry.error.clear();
-    entry.facts = facts.value();
-    entry.fit = estimateFit(query(entry.path, entry.facts.contextLength, settings));
+    entry.facts = modelFacts(entry.path, *header.value());
+    entry.fit = estimateFit(query(entry.path, entry.facts.contextLength, settings), *header.value());
 }
 
 QList<QuantOption> presetOptions(const ModelFacts& facts, const QString& loadedQuant, const FitSettings& settings)
 {
     QList<QuantOption> out;
+    // Every preset's plan and estimates from one read: a large vocabulary makes each read slow.
+    const auto header = hearth::ModelHeader::read(facts.path.toStdString());
+    if (!header.isOk())
+        return out;
     for (const hearth::QuantPresetInfo& preset : hearth::quantPresets()) {
-        auto plan = hearth::planQuantPreset(facts.path.toStdString(), preset.name);
+        auto plan = header.value()->planQuantPreset(preset.name);
         if (!plan.isOk() || plan->requantizes)
             continue;
         FitQuery q = query(facts.path, facts.contextLength, settings);
         q.quant = QString::fromStdString(plan->preset);
-        const FitEstimate fit = estimateFit(q);
+        const FitEstimate fit = estimateFit(q, *header.value());
         QuantOption o;
         o.kind = QStringLiteral("preset");
         o.label = o.preset = QString::fromStdString(plan->preset);

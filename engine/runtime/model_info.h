@@ -9,7 +9,9 @@
 #include "backend/cuda_memory_plan.h"
 #include "hearth/memory.h"
 #include "hearth/model.h"
+#include "hearth/quant.h"
 #include "model/model_loader.h"
+#include "quant/presets.h"
 
 namespace hearth {
 
@@ -22,6 +24,9 @@ Result<MemoryEstimate> estimateMemory(const ModelDescription& description, const
 // The same on a device already chosen (params.device and params.gpu are not used).
 Result<MemoryEstimate> estimateMemoryOn(const ModelDescription& description, const MemoryEstimateParams& params,
                                         const DeviceInfo& device);
+
+// What `preset` makes of an already described model (planQuantPreset after the file is read).
+Result<QuantPlan> planQuantPreset(const ModelDescription& description, QuantPreset preset);
 
 KvCacheType toCacheType(KvType type);
 

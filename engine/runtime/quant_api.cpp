@@ -8,6 +8,7 @@
 #include "model/deltanet_order.h"
 #include "model/quantize_model.h"
 #include "quant/presets.h"
+#include "runtime/model_info.h"
 
 namespace hearth {
 
@@ -25,7 +26,11 @@ std::vector<QuantPresetInfo> quantPresets() {
 
 Result<QuantPlan> planQuantPreset(const std::string& modelPath, const std::string& presetName) {
     HEARTH_ASSIGN(const QuantPreset preset, parsePresetOrError(presetName)); // before reading the file
-    HEARTH_ASSIGN(ModelDescription d, describeModel(modelPath));
+    HEARTH_ASSIGN(const ModelDescription d, describeModel(modelPath));
+    return planQuantPreset(d, preset);
+}
+
+Result<QuantPlan> planQuantPreset(const ModelDescription& d, QuantPreset preset) {
     HEARTH_ASSIGN(ModelWeights weights, bindWeights(d.config, d.tensors, d.format, ScaleCheck::Skip));
     const std::vector<PlannedTensor> plan = planPreset(weights, preset);
     const bool requantizes = std::any_of(plan.begin(), plan.end(), [](const PlannedTensor& p) {

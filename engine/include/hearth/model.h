@@ -16,6 +16,7 @@
 
 #include "hearth/devices.h"
 #include "hearth/memory.h"
+#include "hearth/quant.h"
 #include "hearth/sampling.h"
 #include "hearth/status.h"
 
@@ -129,6 +130,32 @@ struct ModelInfo {
 // the GGUF header and tensor table (or config.json, the model card and the safetensors headers),
 // and a generation_config.json beside it, are read. Errors as for Model::load. Any thread.
 Result<ModelInfo> describeModelFile(const std::string& path);
+
+// A model's header and tensor table read once, for a caller with several questions about one
+// file (the app's quant switcher asks every preset, each at a few contexts): each answer is the
+// free call's for the file as it was when read, and the file is not read again. Ownership: the
+// caller owns it through unique_ptr; it keeps the file mapped (no tensor data is read) while it
+// lives, so hold it for a batch of questions, not for long. Threading: immutable after read, so
+// its calls may be made from any thread, at once.
+class ModelHeader {
+public:
+    // Reads the header and tensor table (describeModelFile's reads). Errors as there.
+    static Result<std::unique_ptr<ModelHeader>> read(const std::string& path);
+    ~ModelHeader();
+    ModelHeader(const ModelHeader&) = delete;
+    ModelHeader& operator=(const ModelHeader&) = delete;
+
+    const ModelInfo& info() const; // describeModelFile's
+    // planQuantPreset(path, preset). Errors as there.
+    Result<QuantPlan> planQuantPreset(const std::string& preset) const;
+    // estimateMemory(params); params.path is not used. Errors as there.
+    Result<MemoryEstimate> estimateMemory(const MemoryEstimateParams& params) const;
+
+private:
+    ModelHeader();
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
 
 class Model {
 public:

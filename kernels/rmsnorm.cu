@@ -37,9 +37,15 @@ __global__ void __launch_bounds__(kMaxThreads) rmsNormKernel(float* __restrict__
                                                              const float* __restrict__ w, int n, float eps,
                                                              NormOut out) {
     __shared__ float shared[kMaxThreads / 32];
+    const int row = blockIdx.x, T = int(blockDim.x);
+    float wv[kPerThread]; // the norm's weights are constants: loaded while the kernel before finishes
+#pragma unroll
+    for (int j = 0; j < kPerThread; ++j) {
+        const int i = int(threadIdx.x) + j * T;
+        wv[j] = i < n ? w[i] : 0.0f;
+    }
     detail::pdlWait(); // x and the delta are the previous kernels' outputs
     detail::pdlTrigger();
-    const int row = blockIdx.x, T = int(blockDim.x);
     float* x = xs + size_t(row) * n;
     const float* delta = deltas ? deltas + size_t(row) * n : nullptr;
     float v[kPerThread];
@@ -66,7 +72,7 @@ __global__ void __launch_bounds__(kMaxThreads) rmsNormKernel(float* __restrict__
     for (int j = 0; j < kPerThread; ++j) {
         const int i = int(threadIdx.x) + j * T, group = (i - lane) >> 5; // warp-uniform
         if (32 * group >= n) break;
-        const float y = i < n ? v[j] * scale * w[i] : 0.0f;
+        const float y = i < n ? v[j] * scale * wv[j] : 0.0f;
         if (i < n && out.f32) out.f32[size_t(row) * n + i] = y;
         if (i < n && out.f16) out.f16[size_t(row) * n + i] = __float2half_rn(y);
         if (x8) detail::storeX8Group(y, lane, n, group, x8);

@@ -9,6 +9,7 @@
 #include "attention_decode.cuh"
 #include "attention_prefill.cuh"
 #include "hearth_kernels/ops.h"
+#include "hearth_kernels/shape_limits.h"
 #include "pdl.cuh"
 
 namespace hearth::kernels {
@@ -16,8 +17,7 @@ namespace {
 
 constexpr int kWarps = 4;
 constexpr int kKeysPerStep = 64;
-constexpr int kMaxHeadDim = 256;
-constexpr int kMaxGroup = 16;
+constexpr int kMaxHeadDim = kAttentionMaxHeadDim;
 
 __device__ __forceinline__ float toFloat(float v) { return v; }
 __device__ __forceinline__ float toFloat(__half v) { return __half2float(v); }
@@ -168,8 +168,8 @@ size_t attentionPartialBytes(int tokens, int heads, int headDim, int splits) {
 }
 
 cudaError_t launchAttention(const AttentionCall& c, cudaStream_t stream) {
-    if (!c.q || !c.kCache || !c.vCache || !c.out || !c.partial || c.kvHeads <= 0 || c.heads % c.kvHeads != 0 ||
-        c.heads / c.kvHeads > kMaxGroup || c.headDim <= 0 || c.headDim > kMaxHeadDim || c.tokens <= 0 ||
+    if (!c.q || !c.kCache || !c.vCache || !c.out || !c.partial || !attentionSupports(c.heads, c.kvHeads, c.headDim) ||
+        c.tokens <= 0 ||
         c.splits <= 0 || c.splitKeys <= 0)
         return cudaErrorInvalidValue;
     if (detail::flashPrefillTakes(c)) return detail::launchFlashPrefill(c, stream);

@@ -9,7 +9,7 @@
 namespace hearth::kernels {
 namespace {
 
-constexpr int kMaxConvKernel = 8;
+constexpr int kMaxConvKernel = kGdnMaxConvKernel;
 constexpr int kStateRows = 32; // state rows (key dimensions) each decode thread keeps in registers
 constexpr float kL2Eps = 1e-6f; // transformers' and FLA's l2norm
 
@@ -175,12 +175,6 @@ __global__ void gdnGatedNormKernel(int valueDim, int valueWidth, float* __restri
 unsigned roundUp32(int n) { return unsigned((n + 31) / 32 * 32); }
 
 } // namespace
-
-bool gdnSupports(int keyHeads, int valueHeads, int keyDim, int valueDim, int convKernel) {
-    return keyHeads > 0 && valueHeads > 0 && valueHeads % keyHeads == 0 && keyDim >= 32 && keyDim <= 128 &&
-           keyDim % 32 == 0 && valueDim >= 32 && valueDim <= 128 && valueDim % 32 == 0 && convKernel >= 2 &&
-           convKernel <= kMaxConvKernel;
-}
 
 cudaError_t launchGdnConv(const GdnShape& s, int tokens, const float* qkv, int ldQkv, const float* b, int ldB,
                           const float* a, int ldA, float* history, const float* convWeight, const float* dtBias,

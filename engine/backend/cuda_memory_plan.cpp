@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backend/cuda_module_abi.h"
+#include "hearth_kernels/shape_limits.h"
 
 namespace hearth {
 namespace {
@@ -95,16 +96,13 @@ CudaSessionPlan planCudaSession(const CudaModelShape& s, uint64_t tileElements, 
 }
 
 std::string cudaUnsupportedReason(const CudaModelShape& s) {
-    if (s.layers > 0 && (s.headDim > 256 || s.kvHeads <= 0 || s.heads % s.kvHeads != 0 || s.heads / s.kvHeads > 16))
+    if (s.layers > 0 && !kernels::attentionSupports(s.heads, s.kvHeads, s.headDim))
         return "attention heads of " + std::to_string(s.headDim) + " values, " + std::to_string(s.heads) + " query / " +
                std::to_string(s.kvHeads) + " KV heads";
-    if (s.gdnLayers > 0) {
-        const auto dimOk = [](int64_t d) { return d >= 32 && d <= 128 && d % 32 == 0; };
-        if (!dimOk(s.gdnKeyDim) || !dimOk(s.gdnValueDim) || s.gdnKeyHeads <= 0 ||
-            s.gdnValueHeads % s.gdnKeyHeads != 0 || s.gdnConvKernel < 2 || s.gdnConvKernel > 8)
-            return "Gated DeltaNet heads of " + std::to_string(s.gdnKeyDim) + " (key) and " +
-                   std::to_string(s.gdnValueDim) + " (value) values, conv of " + std::to_string(s.gdnConvKernel);
-    }
+    if (s.gdnLayers > 0 &&
+        !kernels::gdnSupports(s.gdnKeyHeads, s.gdnValueHeads, s.gdnKeyDim, s.gdnValueDim, s.gdnConvKernel))
+        return "Gated DeltaNet heads of " + std::to_string(s.gdnKeyDim) + " (key) and " +
+               std::to_string(s.gdnValueDim) + " (value) values, conv of " + std::to_string(s.gdnConvKernel);
     return {};
 }
 

@@ -5,6 +5,7 @@
 // compare against. All state and activations are fp32.
 #pragma once
 
+#include "hearth_kernels/shape_limits.h"
 #include <cuda_runtime.h>
 
 #ifdef __CUDACC__
@@ -23,9 +24,7 @@ struct GdnShape {
     HEARTH_GDN_HD int channels() const { return 2 * keyWidth() + valueWidth(); } // q | k | v
 };
 
-// Whether these kernels take the sizes (key and value heads of 32..128 values in steps of 32,
-// value heads a multiple of key heads, a conv of 2..8 taps).
-bool gdnSupports(int keyHeads, int valueHeads, int keyDim, int valueDim, int convKernel);
+// Whether these kernels take the sizes: gdnSupports (shape_limits.h).
 
 // For `tokens` tokens: the causal depthwise conv of the raw q|k|v projections qkv [t][ldQkv] over
 // `history` ([convKernel-1][channels], the inputs before the first token, oldest first; advanced

@@ -1,0 +1,29 @@
+// The model shapes the CUDA kernels take, in plain C++ (no CUDA headers): the kernels check their
+// calls against these, and the engine reads them to send a model the kernels cannot run to the
+// CPU before loading anything (cudaUnsupportedReason), so the two never disagree.
+#pragma once
+
+#include <cstdint>
+
+namespace hearth::kernels {
+
+constexpr int kAttentionMaxHeadDim = 256; // attention.cu keeps a key row in registers
+constexpr int kAttentionMaxGroup = 16;    // query heads per KV head
+constexpr int kGdnMaxConvKernel = 8;      // the conv's taps in registers
+
+// Attention heads: up to kAttentionMaxHeadDim values, whole groups of at most kAttentionMaxGroup.
+constexpr bool attentionSupports(int64_t heads, int64_t kvHeads, int64_t headDim) {
+    return headDim > 0 && headDim <= kAttentionMaxHeadDim && kvHeads > 0 && heads % kvHeads == 0 &&
+           heads / kvHeads <= kAttentionMaxGroup;
+}
+
+// Gated DeltaNet: key and value heads of 32..128 values in steps of 32, value heads a multiple of
+// key heads, a conv of 2..kGdnMaxConvKernel taps.
+constexpr bool gdnSupports(int64_t keyHeads, int64_t valueHeads, int64_t keyDim, int64_t valueDim,
+                           int64_t convKernel) {
+    const auto dimOk = [](int64_t d) { return d >= 32 && d <= 128 && d % 32 == 0; };
+    return keyHeads > 0 && valueHeads > 0 && valueHeads % keyHeads == 0 && dimOk(keyDim) && dimOk(valueDim) &&
+           convKernel >= 2 && convKernel <= kGdnMaxConvKernel;
+}
+
+} // namespace hearth::kernels

@@ -39,6 +39,17 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::runShare(int index) {
     if (index >= m_parts) return;
+    if (m_grain > 0) { // guided: claim a 1/(2·parts) share of what is left, in whole grains
+        int64_t begin = m_next.load(std::memory_order_relaxed);
+        while (begin < m_count) {
+            const int64_t share = (m_count - begin) / (2 * m_parts);
+            const int64_t end = std::min(m_count, begin + std::max<int64_t>(1, (share + m_grain - 1) / m_grain) * m_grain);
+            if (!m_next.compare_exchange_weak(begin, end, std::memory_order_relaxed)) continue;
+            (*m_job)(begin, end);
+            begin = m_next.load(std::memory_order_relaxed);
+        }
+        return;
+    }
     const int64_t n = m_parts;
     const int64_t begin = m_count * index / n;
     const int64_t end = m_count * (index + 1) / n;
@@ -63,7 +74,7 @@ void ThreadPool::workerLoop(int index) {
     }
 }
 
-void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t, int64_t)>& fn, int maxParts) {
+void ThreadPool::run(int64_t count, const std::function<void(int64_t, int64_t)>& fn, int maxParts, int64_t grain) {
     if (count <= 0) return;
     const int parts = int(std::min<int64_t>({maxParts > 0 ? maxParts : size(), size(), count}));
     if (parts <= 1) {
@@ -75,6 +86,8 @@ void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t, in
         m_job = &fn;
         m_count = count;
         m_parts = parts;
+        m_grain = grain;
+        m_next.store(0, std::memory_order_relaxed);
         m_pending.store(int(m_workers.size()), std::memory_order_relaxed);
         m_generation.fetch_add(1, std::memory_order_release);
     }

@@ -2,6 +2,7 @@
 // ranges (rows, heads), never across a reduction, so results do not depend on the thread count.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -23,9 +24,21 @@ public:
     // Calls fn(begin, end) on disjoint ranges covering [0, count); returns when all are done.
     // At most `maxParts` ranges (<= 0: one per thread), so that small jobs are not spread over
     // threads whose wake-up costs more than the work. Owner thread only (not re-entrant).
-    void parallelFor(int64_t count, const std::function<void(int64_t, int64_t)>& fn, int maxParts = 0);
+    void parallelFor(int64_t count, const std::function<void(int64_t, int64_t)>& fn, int maxParts = 0) {
+        run(count, fn, maxParts, 0);
+    }
+    // Like parallelFor, but the threads claim ranges as they go, each a share of what is left
+    // (a multiple of `grain`, the last range excepted, each starting at a multiple of it): long
+    // ranges first, ever shorter ones at the end, so a thread that runs slower (a busy core, a
+    // virtual CPU whose host is busy) takes less instead of holding the others up. fn may run
+    // several times on a thread.
+    void parallelForGuided(int64_t count, int64_t grain, const std::function<void(int64_t, int64_t)>& fn,
+                           int maxParts = 0) {
+        run(count, fn, maxParts, std::max<int64_t>(grain, 1));
+    }
 
 private:
+    void run(int64_t count, const std::function<void(int64_t, int64_t)>& fn, int maxParts, int64_t grain);
     void workerLoop(int index);
     void runShare(int index);
 
@@ -36,6 +49,8 @@ private:
     const std::function<void(int64_t, int64_t)>* m_job = nullptr;
     int64_t m_count = 0;
     int m_parts = 1;
+    int64_t m_grain = 0;               // > 0: parallelForGuided's ranges, claimed through m_next
+    std::atomic<int64_t> m_next{0};
     // Jobs come back to back in a decode step (one per matrix-vector product, ~100 a token):
     // workers and the owner poll these briefly before sleeping, so a job starts and ends without
     // a futex round trip each time.

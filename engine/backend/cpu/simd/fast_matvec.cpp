@@ -73,12 +73,16 @@ void MatVec::run(std::span<const Product> products, const float* x, int64_t ldx,
         p.xBytes = activationBytes(p.k.x, cols);
     }
 
-    // The rows of all the products, split across the threads.
+    // The rows of all the products, claimed by the threads as they go (long ranges first, short
+    // ones at the end): on a shared machine the threads stream at different speeds from one product
+    // to the next, and with equal halves one waited for the other 8-16 % of a decode step (2-core
+    // VM, 1.9 B shape; with claimed ranges ~1.5 %). Ranges: whole 16-row tiles, >= ~32 K weights.
     int64_t totalRows = 0;
     for (const Product& p : products) totalRows += p.w->rows;
     // At least ~64 K weights per thread: below that, waking a thread costs more than it saves.
     const int parts = int(std::max<int64_t>(1, totalRows * cols * tokens / 65536));
-    m_pool.parallelFor(totalRows, [&](int64_t begin, int64_t end) {
+    const int64_t grain = ((32768 + cols * tokens - 1) / (cols * tokens) + 15) / 16 * 16;
+    m_pool.parallelForGuided(totalRows, grain, [&](int64_t begin, int64_t end) {
         int64_t first = 0; // the first row of product i in the joint numbering
         for (size_t i = 0; i < products.size(); first += products[i].w->rows, ++i) {
             const WeightMatrix& w = *products[i].w;

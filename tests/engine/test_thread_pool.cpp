@@ -1,0 +1,121 @@
+// ThreadPool: parallelFor's fixed shares and parallelForGuided's claimed ranges cover every index
+// once, keep to their grain and part limits, and a thread held up on one guided range leaves the
+// rest to the others (the decode step's products rely on it on a busy machine).
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "base/thread_pool.h"
+#include "check.h"
+
+using namespace hearth;
+
+namespace {
+
+struct Range {
+    int64_t begin, end;
+    std::thread::id thread;
+};
+
+// Runs one job and returns its ranges sorted by begin (fn may run on several threads at once).
+template <class Launch>
+std::vector<Range> record(Launch launch) {
+    std::mutex m;
+    std::vector<Range> ranges;
+    launch([&](int64_t b, int64_t e) {
+        std::lock_guard lock(m);
+        ranges.push_back({b, e, std::this_thread::get_id()});
+    });
+    std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+    return ranges;
+}
+
+// The ranges tile [0, count) exactly, none empty.
+bool tiles(const std::vector<Range>& ranges, int64_t count) {
+    int64_t next = 0;
+    for (const Range& r : ranges) {
+        if (r.begin != next || r.end <= r.begin) return false;
+        next = r.end;
+    }
+    return next == count;
+}
+
+size_t threadsUsed(const std::vector<Range>& ranges) {
+    std::vector<std::thread::id> ids;
+    for (const Range& r : ranges)
+        if (std::find(ids.begin(), ids.end(), r.thread) == ids.end()) ids.push_back(r.thread);
+    return ids.size();
+}
+
+void checkGuided(ThreadPool& pool, int64_t count, int64_t grain, int maxParts) {
+    const auto ranges = record([&](auto fn) { pool.parallelForGuided(count, grain, fn, maxParts); });
+    CHECK_MSG(tiles(ranges, count), "guided count " << count << " grain " << grain << " threads " << pool.size());
+    const int parts = int(std::min<int64_t>({maxParts > 0 ? maxParts : pool.size(), pool.size(), count}));
+    CHECK(threadsUsed(ranges) <= size_t(std::max(parts, 1)));
+    for (size_t i = 0; i < ranges.size(); ++i) {
+        CHECK_MSG(ranges[i].begin % grain == 0, "range at " << ranges[i].begin << ", grain " << grain);
+        // Whole grains but the last, and never longer than the range before (long ones first).
+        if (ranges[i].end != count) CHECK((ranges[i].end - ranges[i].begin) % grain == 0);
+        if (i > 0 && ranges[i].end != count)
+            CHECK(ranges[i].end - ranges[i].begin <= ranges[i - 1].end - ranges[i - 1].begin);
+    }
+    if (parts > 1 && count >= 8 * grain * parts) // a large job is cut into more ranges than threads
+        CHECK(ranges.size() > size_t(parts));
+}
+
+} // namespace
+
+int main() {
+    test::announce("thread_pool", "cpu");
+    for (int threads : {1, 2, 3, 4}) {
+        ThreadPool pool(threads);
+        CHECK(pool.size() == threads);
+        for (int64_t count : {0, 1, 5, 17, 1000, 100003}) {
+            for (int maxParts : {0, 1, 2}) {
+                // Fixed shares: one contiguous range per part, then guided, then fixed again (the
+                // pool's mode must not leak from one job into the next).
+                for (int round = 0; round < 2; ++round) {
+                    const auto fixed = record([&](auto fn) { pool.parallelFor(count, fn, maxParts); });
+                    CHECK(tiles(fixed, count));
+                    const int64_t parts = std::min<int64_t>({maxParts > 0 ? maxParts : threads, threads, count});
+                    CHECK(int64_t(fixed.size()) == parts);
+                    for (int64_t grain : {1, 16, 64}) checkGuided(pool, count, grain, maxParts);
+                }
+            }
+        }
+    }
+
+    // A thread stuck on its first guided range: the other threads finish everything else meanwhile
+    // (with fixed halves they could not), and the stuck range is only a share of what was left.
+    {
+        ThreadPool pool(2);
+        const int64_t count = 4096, grain = 16;
+        std::mutex m;
+        std::condition_variable cv;
+        int64_t doneOthers = 0;
+        bool sawAllOthers = false;
+        int64_t firstLength = 0;
+        const auto ranges = record([&](auto rec) {
+            pool.parallelForGuided(count, grain, [&](int64_t b, int64_t e) {
+                rec(b, e);
+                std::unique_lock lock(m);
+                if (b == 0) {
+                    firstLength = e - b;
+                    sawAllOthers = cv.wait_for(lock, std::chrono::seconds(20), [&] { return doneOthers == count - e; });
+                } else {
+                    doneOthers += e - b;
+                    cv.notify_all();
+                }
+            });
+        });
+        CHECK(tiles(ranges, count));
+        CHECK_MSG(sawAllOthers, "the rest was not finished while the first range was held");
+        CHECK_MSG(firstLength <= count / 4 + grain, "first range " << firstLength << " of " << count);
+        const std::thread::id stuck = ranges.front().thread;
+        for (size_t i = 1; i < ranges.size(); ++i) CHECK(ranges[i].thread != stuck);
+    }
+    return test::finish();
+}

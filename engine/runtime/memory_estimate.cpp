@@ -143,15 +143,20 @@ Result<MemoryEstimate> estimateMemory(const std::string& modelPath, int32_t cont
         MemoryEstimateParams{.path = modelPath, .contextLength = contextLength, .kvType = kvType, .device = device});
 }
 
-Result<MemoryEstimate> estimateMemory(const MemoryEstimateParams& params) {
+Status checkEstimateParams(const MemoryEstimateParams& params) {
     if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
     if (params.gpu < 0) return invalidArgument("the GPU number must be >= 0");
+    return Status::ok();
+}
+
+Result<MemoryEstimate> estimateMemory(const MemoryEstimateParams& params) {
+    HEARTH_TRY(checkEstimateParams(params)); // before the file: a bad parameter is reported first
     HEARTH_ASSIGN(ModelDescription d, describeModel(params.path));
     return estimateMemory(d, params);
 }
 
 Result<MemoryEstimate> estimateMemory(const ModelDescription& d, const MemoryEstimateParams& params) {
-    if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
+    HEARTH_TRY(checkEstimateParams(params));
     HEARTH_ASSIGN(const DeviceInfo device, estimateDevice(params.device, params.gpu));
     return estimateMemoryOn(d, params, device);
 }

@@ -30,9 +30,6 @@ Result<QuantPlan> ModelHeader::planQuantPreset(const std::string& preset) const 
 }
 
 Result<MemoryEstimate> ModelHeader::estimateMemory(const MemoryEstimateParams& params) const {
-    // estimateMemory(params) checks these before it reads the file, in this order.
-    if (params.contextLength < 0) return invalidArgument("context length must be >= 0");
-    if (params.gpu < 0) return invalidArgument("the GPU number must be >= 0");
     return hearth::estimateMemory(m_impl->description, params);
 }
 

@@ -18,6 +18,9 @@ namespace hearth {
 ModelInfo makeModelInfo(const std::string& path, ModelFormat format, const ModelConfig& config,
                         uint64_t parameterCount, const std::map<std::string, int>& typeCounts);
 
+// The parameters' own errors (a negative context or GPU number), which every estimate reports
+// before it looks at a model.
+Status checkEstimateParams(const MemoryEstimateParams& params);
 // The memory estimate of an already described model (estimateMemory(params) describes it
 // first; callers that hold the description need not read the file twice). params.path is unused.
 Result<MemoryEstimate> estimateMemory(const ModelDescription& description, const MemoryEstimateParams& params);

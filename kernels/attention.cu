@@ -15,6 +15,9 @@
 namespace hearth::kernels {
 namespace {
 
+using detail::Partial;
+using detail::partialAt;
+
 constexpr int kWarps = 4;
 constexpr int kKeysPerStep = 64;
 constexpr int kMaxHeadDim = kAttentionMaxHeadDim;
@@ -22,16 +25,6 @@ constexpr int kMaxHeadDim = kAttentionMaxHeadDim;
 __device__ __forceinline__ float toFloat(float v) { return v; }
 __device__ __forceinline__ float toFloat(__half v) { return __half2float(v); }
 __device__ __forceinline__ float toFloat(__nv_bfloat16 v) { return __bfloat162float(v); }
-
-struct Partial {
-    float* out; // [tokens][heads][splits][headDim]
-    float* ml;  // [tokens][heads][splits][2]: max, sum
-};
-
-__host__ __device__ Partial partialAt(void* base, int tokens, int heads, int headDim, int splits) {
-    float* out = static_cast<float*>(base);
-    return {out, out + size_t(tokens) * heads * splits * headDim};
-}
 
 template <typename Kv>
 __global__ void attentionPartialKernel(AttentionCall c) {

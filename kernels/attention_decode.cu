@@ -141,8 +141,7 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(AttentionCall 
     }
 
     // The slices' sums, one query head at a time, into the partial of (query head, split).
-    float* partialOut = static_cast<float*>(c.partial);
-    float* partialMl = partialOut + size_t(c.tokens) * c.heads * c.splits * HD;
+    const Partial part = partialAt(c.partial, c.tokens, c.heads, HD, c.splits);
 #pragma unroll
     for (int g = 0; g < G; ++g) { // G, not group: acc stays in registers (group is block-uniform)
         if (g >= group) break;
@@ -154,9 +153,9 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(AttentionCall 
             float s = 0.0f;
 #pragma unroll
             for (int q = 0; q < kSlices; ++q) s += red[q][d];
-            partialOut[slot * HD + d] = s;
+            part.out[slot * HD + d] = s;
         }
-        if (threadIdx.x == 0) partialMl[2 * slot] = mMax[g], partialMl[2 * slot + 1] = lSum[g];
+        if (threadIdx.x == 0) part.ml[2 * slot] = mMax[g], part.ml[2 * slot + 1] = lSum[g];
         __syncthreads();
     }
 }

@@ -7,6 +7,18 @@
 
 namespace hearth::kernels::detail {
 
+// Pass 1's output, which pass 2 (attention.cu's combine) reads: per (query, head, key range) the
+// unnormalised output and its (max, sum).
+struct Partial {
+    float* out; // [tokens][heads][splits][headDim]
+    float* ml;  // [tokens][heads][splits][2]: max, sum
+};
+
+__host__ __device__ inline Partial partialAt(void* base, int tokens, int heads, int headDim, int splits) {
+    float* out = static_cast<float*>(base);
+    return {out, out + size_t(tokens) * heads * splits * headDim};
+}
+
 bool decodeAttentionTakes(const AttentionCall& call);
 // Writes the partials (call.partial) of every (query, query head, key range).
 cudaError_t launchDecodeAttentionPartials(const AttentionCall& call, cudaStream_t stream);

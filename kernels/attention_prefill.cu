@@ -175,8 +175,9 @@ __global__ void __launch_bounds__(kThreads) flashPrefillKernel(AttentionCall c) 
 template <typename Kv, int HD, int KT>
 cudaError_t launchFlash(const AttentionCall& c, cudaStream_t stream) {
     constexpr size_t shared = Tiles<HD, KT>::bytes;
-    static const cudaError_t set = cudaFuncSetAttribute(flashPrefillKernel<Kv, HD, KT>,
-                                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
+    // Per launch, not once per process: the attribute belongs to the current device.
+    const cudaError_t set = cudaFuncSetAttribute(flashPrefillKernel<Kv, HD, KT>,
+                                                 cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (set != cudaSuccess) return set;
     const dim3 grid(unsigned((c.tokens + kQueries - 1) / kQueries), unsigned(c.heads));
     flashPrefillKernel<Kv, HD, KT><<<grid, kThreads, shared, stream>>>(c);

@@ -41,7 +41,7 @@ public:
 
 private:
     struct PinnedFree {
-        void operator()(uint8_t* p) const { cudaFreeHost(p); } // waits for copies in flight
+        void operator()(uint8_t* p) const { cudaFreeHost(p); } // the session syncs its stream first
     };
     struct Snapshot {
         int32_t position = -1; // -1: empty

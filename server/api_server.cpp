@@ -142,6 +142,10 @@ void ApiServer::stop() {
     if (d.listener.joinable()) d.listener.join();
 }
 
+void ApiServer::cancelRunning() {
+    if (m_impl->queue) m_impl->queue->cancelRunning();
+}
+
 bool ApiServer::running() const { return m_impl->running; }
 int ApiServer::port() const { return m_impl->port; }
 size_t ApiServer::waiting() const { return m_impl->queue ? m_impl->queue->waiting() : 0; }

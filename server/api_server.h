@@ -53,6 +53,9 @@ public:
     // Cancels the running generation, refuses the waiting ones, closes the socket and waits for
     // the server's threads. Idempotent.
     void stop();
+    // Cancels the generation that runs now (it ends at its next token, finish "cancelled"); the
+    // waiting requests go on (the app's Stop button). The thread that starts and stops it.
+    void cancelRunning();
     bool running() const;
     int port() const;          // the bound port (after start)
     size_t waiting() const;    // requests waiting while one runs

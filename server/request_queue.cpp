@@ -43,6 +43,11 @@ void RequestQueue::stop() {
     if (m_thread.joinable() && m_thread.get_id() != std::this_thread::get_id()) m_thread.join();
 }
 
+void RequestQueue::cancelRunning() {
+    std::lock_guard lock(m_mutex);
+    if (m_running) m_running->cancel();
+}
+
 size_t RequestQueue::waiting() const {
     std::lock_guard lock(m_mutex);
     return m_waiting.size();

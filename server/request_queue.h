@@ -30,6 +30,8 @@ public:
     // Cancels the running job and fails the waiting ones, then joins the thread. Any thread but
     // the queue's own; idempotent.
     void stop();
+    // Cancels the job that runs now (it ends at its next token); the waiting ones go on. Any thread.
+    void cancelRunning();
     // Jobs waiting (not the running one). Any thread.
     size_t waiting() const;
 

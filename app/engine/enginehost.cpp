@@ -159,6 +159,7 @@ void EngineHost::turnEnded()
 void EngineHost::stop()
 {
     m_flags->stopTurnsUpTo(m_lastTurnId);
+    emit stopRequested();
 }
 
 void EngineHost::requestMemoryReport()

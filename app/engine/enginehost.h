@@ -57,7 +57,9 @@ public:
     // Starts a reply. Replies run one after another, in the order asked.
     quint64 startTurn(const TurnRequest& request) override;
     // Stops the reply in progress and any queued one: the engine stops before its next token
-    // and replyFinished arrives with stopReason "cancel" and the text so far.
+    // and replyFinished arrives with stopReason "cancel" and the text so far. stopRequested()
+    // then stops a request of the API server running on the engine (LocalServer), which the
+    // chat's reply may be waiting behind.
     void stop() override;
     // Asks for a MemorySnapshot (memoryReport); requests made before it is sent count once.
     Q_INVOKABLE void requestMemoryReport();
@@ -85,6 +87,7 @@ signals:
     void loadFailed(quint64 id, const EngineError& error);
     void modelUnloaded();
     void memoryReport(const MemorySnapshot& snapshot);
+    void stopRequested();
 
     void modelChanged();
     void loadingChanged();

@@ -3,24 +3,25 @@
 #include <QCoreApplication>
 #include <QPointer>
 
-#include "keyring.h"
-
 namespace {
 
 const QString kKey = QStringLiteral("huggingface-token");
 
-template <typename Job>
-Job* makeJob(const QString& service, QObject* parent)
-{
-    return keyring::makeJob<Job>(service, kKey, parent);
-}
+// QML sees HfTokenStore's own State (Q_ENUM), the same values as the secret's.
+static_assert(int(HfTokenStore::State::Unknown) == int(KeyringSecret::State::Unknown) &&
+              int(HfTokenStore::State::Absent) == int(KeyringSecret::State::Absent) &&
+              int(HfTokenStore::State::Stored) == int(KeyringSecret::State::Stored) &&
+              int(HfTokenStore::State::SessionOnly) == int(KeyringSecret::State::SessionOnly));
 
 } // namespace
 
 HfTokenStore::HfTokenStore(QObject* parent, const QString& service)
     : QObject(parent)
-    , m_service(service)
+    , m_secret(new KeyringSecret(service, kKey, this))
 {
+    connect(m_secret, &KeyringSecret::changed, this, &HfTokenStore::stateChanged);
+    connect(m_secret, &KeyringSecret::valueChanged, this, [this] { emit tokenChanged(token()); });
+    connect(m_secret, &KeyringSecret::answered, this, &HfTokenStore::settled);
 }
 
 HfTokenStore* HfTokenStore::shared()
@@ -38,66 +39,28 @@ HfTokenStore* HfTokenStore::create(QQmlEngine*, QJSEngine*)
     return shared();
 }
 
-void HfTokenStore::setState(State state, const QString& message)
+QString HfTokenStore::message() const
 {
-    m_state = state;
-    m_message = message;
-    emit stateChanged();
+    return m_secret->message(
+        tr("No keyring is available, so the token is not saved: it is used until Hearth quits."));
 }
 
 void HfTokenStore::load()
 {
-    auto* job = makeJob<QKeychain::ReadPasswordJob>(m_service, this);
-    connect(job, &QKeychain::Job::finished, this, [this, job] {
-        if (job->error() == QKeychain::NoError && !job->textData().isEmpty()) {
-            m_token = job->textData().toUtf8();
-            setState(State::Stored, {});
-            emit tokenChanged(m_token);
-        } else if (m_token.isEmpty()) {
-            // Not there, or no keyring: either way there is no token until the user gives one.
-            setState(State::Absent, job->error() == QKeychain::EntryNotFound ? QString() : job->errorString());
-        }
-        emit settled();
-    });
-    job->start();
+    m_secret->load();
 }
 
 void HfTokenStore::save(const QString& token)
 {
-    const QByteArray value = token.trimmed().toUtf8();
+    const QString value = token.trimmed();
     if (value.isEmpty()) {
         forget();
         return;
     }
-    m_token = value;
-    emit tokenChanged(m_token);
-    auto* job = makeJob<QKeychain::WritePasswordJob>(m_service, this);
-    job->setTextData(QString::fromUtf8(value));
-    connect(job, &QKeychain::Job::finished, this, [this, job] {
-        if (job->error() == QKeychain::NoError) {
-            setState(State::Stored, {});
-        } else {
-            qWarning("token: not stored (%s)", qPrintable(job->errorString()));
-            setState(State::SessionOnly,
-                     keyring::isUnavailable(job->error())
-                         ? tr("No keyring is available, so the token is not saved: it is used until Hearth quits.")
-                         : job->errorString());
-        }
-        emit settled();
-    });
-    job->start();
+    m_secret->save(value);
 }
 
 void HfTokenStore::forget()
 {
-    m_token.clear();
-    emit tokenChanged(m_token);
-    auto* job = makeJob<QKeychain::DeletePasswordJob>(m_service, this);
-    connect(job, &QKeychain::Job::finished, this, [this, job] {
-        setState(State::Absent, job->error() == QKeychain::NoError || job->error() == QKeychain::EntryNotFound
-                                    ? QString()
-                                    : job->errorString());
-        emit settled();
-    });
-    job->start();
+    m_secret->forget();
 }

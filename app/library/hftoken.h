@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QQmlEngine>
 
+#include "keyringsecret.h"
+
 class HfTokenStore : public QObject
 {
     Q_OBJECT
@@ -32,10 +34,10 @@ public:
     static HfTokenStore* shared();
     static HfTokenStore* create(QQmlEngine*, QJSEngine*);
 
-    State state() const { return m_state; }
-    bool hasToken() const { return !m_token.isEmpty(); }
-    QString message() const { return m_message; }
-    QByteArray token() const { return m_token; }
+    State state() const { return static_cast<State>(m_secret->state()); }
+    bool hasToken() const { return !m_secret->value().isEmpty(); }
+    QString message() const;
+    QByteArray token() const { return m_secret->value().toUtf8(); }
 
     // Reads the keyring (once at start); tokenChanged follows.
     Q_INVOKABLE void load();
@@ -51,10 +53,5 @@ signals:
     void settled();
 
 private:
-    void setState(State state, const QString& message);
-
-    QString m_service;
-    QByteArray m_token;
-    State m_state = State::Unknown;
-    QString m_message;
+    KeyringSecret* m_secret;
 };

@@ -4,7 +4,7 @@
 #include <QPointer>
 #include <QTimer>
 
-#include "keyring.h"
+#include "keyringsecret.h"
 
 namespace {
 
@@ -29,56 +29,55 @@ ApiKeyStore* ApiKeyStore::shared()
     return instance;
 }
 
-void ApiKeyStore::read(const QString& id)
+KeyringSecret* ApiKeyStore::secretOf(const QString& id)
 {
-    if (m_known.contains(id)) {
-        QTimer::singleShot(0, this, [this, id] { emit keyRead(id, m_known.value(id), {}); });
-        return;
-    }
-    auto* job = keyring::makeJob<QKeychain::ReadPasswordJob>(m_service, entryOf(id), this);
-    connect(job, &QKeychain::Job::finished, this, [this, job, id] {
-        if (m_known.contains(id)) { // written meanwhile
-            emit keyRead(id, m_known.value(id), {});
-        } else if (job->error() == QKeychain::NoError) {
-            const QByteArray key = job->textData().toUtf8();
-            m_known.insert(id, key);
-            emit keyRead(id, key, {});
-        } else if (job->error() == QKeychain::EntryNotFound) {
-            emit keyRead(id, {}, tr("The API key is no longer in the keyring: enter it again in the connection."));
-        } else if (keyring::isUnavailable(job->error())) {
-            emit keyRead(id, {}, tr("No keyring is available, so the API key was not kept: enter it again in the connection."));
-        } else {
-            emit keyRead(id, {}, job->errorString());
+    if (KeyringSecret* known = m_secrets.value(id))
+        return known;
+    auto* secret = new KeyringSecret(m_service, entryOf(id), this);
+    m_secrets.insert(id, secret);
+    connect(secret, &KeyringSecret::answered, this,
+            [this, id, secret](KeyringSecret::Job job, KeyringSecret::Outcome outcome, const QString& error) {
+        using Outcome = KeyringSecret::Outcome;
+        if (job == KeyringSecret::Job::Read) {
+            // A key written meanwhile counts as found; an empty entry is found and empty.
+            if (secret->holds() || outcome == Outcome::Done)
+                emit keyRead(id, secret->value().toUtf8(), {});
+            else if (outcome == Outcome::NotFound)
+                emit keyRead(id, {}, tr("The API key is no longer in the keyring: enter it again in the connection."));
+            else if (outcome == Outcome::NoKeyring)
+                emit keyRead(id, {}, tr("No keyring is available, so the API key was not kept: enter it again in the connection."));
+            else
+                emit keyRead(id, {}, error);
+        } else if (job == KeyringSecret::Job::Write) {
+            if (outcome == Outcome::Done)
+                emit keyWritten(id, true, {});
+            else
+                emit keyWritten(id, false,
+                                outcome == Outcome::NoKeyring
+                                    ? tr("No keyring is available, so the API key is not saved: it is used until Hearth quits.")
+                                    : error);
         }
         emit settled();
     });
-    job->start();
+    return secret;
+}
+
+void ApiKeyStore::read(const QString& id)
+{
+    KeyringSecret* secret = secretOf(id);
+    if (secret->holds()) {
+        QTimer::singleShot(0, this, [this, id] { emit keyRead(id, secretOf(id)->value().toUtf8(), {}); });
+        return;
+    }
+    secret->load();
 }
 
 void ApiKeyStore::write(const QString& id, const QByteArray& key)
 {
-    m_known.insert(id, key);
-    auto* job = keyring::makeJob<QKeychain::WritePasswordJob>(m_service, entryOf(id), this);
-    job->setTextData(QString::fromUtf8(key));
-    connect(job, &QKeychain::Job::finished, this, [this, job, id] {
-        if (job->error() == QKeychain::NoError) {
-            emit keyWritten(id, true, {});
-        } else {
-            qWarning("remote: the API key is not stored (%s)", qPrintable(job->errorString()));
-            emit keyWritten(id, false,
-                            keyring::isUnavailable(job->error())
-                                ? tr("No keyring is available, so the API key is not saved: it is used until Hearth quits.")
-                                : job->errorString());
-        }
-        emit settled();
-    });
-    job->start();
+    secretOf(id)->save(QString::fromUtf8(key));
 }
 
 void ApiKeyStore::forget(const QString& id)
 {
-    m_known.remove(id);
-    auto* job = keyring::makeJob<QKeychain::DeletePasswordJob>(m_service, entryOf(id), this);
-    connect(job, &QKeychain::Job::finished, this, [this] { emit settled(); });
-    job->start();
+    secretOf(id)->forget();
 }

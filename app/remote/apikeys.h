@@ -1,5 +1,5 @@
-// The API keys of remote connections, in the system keyring through QtKeychain (one entry per
-// connection, "remote-api-key/<id>"), never in the settings file. With no keyring a key is not
+// The API keys of remote connections, in the system keyring (one KeyringSecret per connection,
+// entry "remote-api-key/<id>"), never in the settings file. With no keyring a key is not
 // stored: it is used until Hearth quits, and the answer says so. A key read or written this run
 // is kept in memory. Keyring jobs answer on the GUI thread; every answer is a signal.
 #pragma once
@@ -7,6 +7,8 @@
 #include <QByteArray>
 #include <QHash>
 #include <QObject>
+
+class KeyringSecret;
 
 class ApiKeyStore : public QObject
 {
@@ -33,6 +35,8 @@ signals:
     void settled();
 
 private:
+    KeyringSecret* secretOf(const QString& id);
+
     QString m_service;
-    QHash<QString, QByteArray> m_known; // keys read or written this run
+    QHash<QString, KeyringSecret*> m_secrets; // the connections asked about this run, children
 };

@@ -95,6 +95,22 @@ hearth::Status EngineGenerator::withModel(const std::function<void(const hearth:
     return call->status;
 }
 
+void EngineGenerator::stopRunning(const std::function<void()>& cancel)
+{
+    std::shared_ptr<Call> call;
+    {
+        std::lock_guard lock(m_mutex);
+        call = m_pending;
+    }
+    if (!call)
+        return;
+    // Held while `cancel` runs: the engine thread cannot mark the call Done meanwhile, so the
+    // server has not moved on to its next request.
+    std::lock_guard lock(call->mutex);
+    if (call->state == Call::State::Running)
+        cancel();
+}
+
 void EngineGenerator::interrupt()
 {
     std::shared_ptr<Call> call;

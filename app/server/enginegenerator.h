@@ -31,6 +31,10 @@ public:
     std::optional<hearth::server::ServedModel> servedModel() const override;
     hearth::Status withModel(const std::function<void(const hearth::Model&, hearth::server::ModelSlot&)>& work) override;
     void interrupt() override;
+    // GUI thread: calls `cancel` if a request runs on the engine thread now, while it still runs
+    // (so what `cancel` reaches is that request's job); a request still waiting for the engine
+    // is left alone. The app's Stop stops what the engine generates, not what waits for it.
+    void stopRunning(const std::function<void()>& cancel);
 
 private:
     struct Call; // one withModel call on its way to the engine thread

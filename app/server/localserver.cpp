@@ -33,6 +33,11 @@ LocalServer::LocalServer(EngineHost* engine, AppSettings* settings, ServerKey* k
         connect(m_engine, &EngineHost::modelLoaded, this, follow);
         connect(m_engine, &EngineHost::modelUnloaded, this, follow);
         follow();
+        // The user's Stop stops a served request as well as the chat's own reply.
+        connect(m_engine, &EngineHost::stopRequested, this, [this] {
+            if (m_server)
+                m_generator->stopRunning([server = m_server.get()] { server->cancelRunning(); });
+        });
     }
     m_generator->setChatTemplate(m_settings->chatTemplateOverride());
     connect(m_settings, &AppSettings::chatTemplateOverrideChanged, this,

@@ -2,8 +2,8 @@
 // (server/'s ApiServer over EngineGenerator): on or off, the port and whether other machines may
 // connect come from AppSettings; the API key from the keyring (ServerKey), required to serve
 // beyond loopback and, once set, always. state and statusText say what happens (listening, the
-// port in use, a key missing). QML sees the one instance main() makes as the singleton
-// LocalServer. GUI thread.
+// port in use, a key missing). The chat's Stop (EngineHost::stop) stops a request that runs on
+// the engine too. QML sees the one instance main() makes as the singleton LocalServer. GUI thread.
 #pragma once
 
 #include <QObject>

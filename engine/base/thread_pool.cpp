@@ -59,13 +59,21 @@ void ThreadPool::runShare(int index) {
 void ThreadPool::workerLoop(int index) {
     uint64_t seen = 0;
     for (;;) {
-        for (int i = 0; i < kSpins && m_generation.load(std::memory_order_acquire) == seen; ++i) relax();
-        {
+        uint64_t now = m_generation.load(std::memory_order_acquire);
+        for (int i = 0; i < kSpins && now == seen; ++i) {
+            relax();
+            now = m_generation.load(std::memory_order_acquire);
+        }
+        // A job seen while polling starts without the mutex: the acquire load above pairs with
+        // the owner's release, and taking the lock here made every worker queue behind the
+        // others at each job (on 16 threads that cost more than a small product's work).
+        if (now == seen) {
             std::unique_lock lock(m_mutex);
             m_wake.wait(lock, [&] { return m_stop || m_generation.load(std::memory_order_acquire) != seen; });
             if (m_stop) return;
-            seen = m_generation.load(std::memory_order_acquire);
+            now = m_generation.load(std::memory_order_acquire);
         }
+        seen = now;
         runShare(index);
         if (m_pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             std::lock_guard lock(m_mutex); // the owner checks m_pending under the mutex before sleeping
@@ -94,8 +102,10 @@ void ThreadPool::run(int64_t count, const std::function<void(int64_t, int64_t)>&
     m_wake.notify_all();
     runShare(0);
     for (int i = 0; i < kSpins && m_pending.load(std::memory_order_acquire) != 0; ++i) relax();
-    std::unique_lock lock(m_mutex);
-    m_done.wait(lock, [&] { return m_pending.load(std::memory_order_acquire) == 0; });
+    if (m_pending.load(std::memory_order_acquire) != 0) {
+        std::unique_lock lock(m_mutex);
+        m_done.wait(lock, [&] { return m_pending.load(std::memory_order_acquire) == 0; });
+    }
     m_job = nullptr;
 }
 

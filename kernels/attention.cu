@@ -41,7 +41,8 @@ __global__ void attentionPartialKernel(AttentionCall c) {
     detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
     detail::pdlTrigger();
     const int pos = (c.posDevice ? *c.posDevice : c.posHost) + t;
-    const int begin = split * c.splitKeys, end = min(begin + c.splitKeys, pos + 1);
+    const int per = detail::keysPerSplit(c, pos);
+    const int begin = split * per, end = min(begin + per, pos + 1);
     const int kvWidth = c.kvHeads * hd;
     const Kv* keys = static_cast<const Kv*>(c.kCache) + kvh * hd;
     const Kv* values = static_cast<const Kv*>(c.vCache) + kvh * hd;
@@ -116,30 +117,80 @@ __global__ void attentionPartialKernel(AttentionCall c) {
     }
 }
 
-__global__ void attentionCombineKernel(AttentionCall c) {
+constexpr int kCombineThreads = 512;
+
+// The sum (Max: the max) of v over the block, in a fixed order; scratch: 32 floats.
+template <bool Max>
+__device__ float blockReduce(float v, float* scratch) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const float other = __shfl_xor_sync(0xffffffffu, v, o);
+        v = Max ? fmaxf(v, other) : v + other;
+    }
+    __syncthreads(); // scratch may still be read from an earlier call
+    if ((threadIdx.x & 31) == 0) scratch[threadIdx.x >> 5] = v;
+    __syncthreads();
+    float total = Max ? -INFINITY : 0.0f;
+    for (int w = 0; w < int(blockDim.x >> 5); ++w) total = Max ? fmaxf(total, scratch[w]) : total + scratch[w];
+    return total;
+}
+
+// A block per (query head, token). The ranges' weights first (a thread per range), then thread
+// (r, d) sums output d over ranges r, r + R, ... with its loads in flight together and the R
+// partial sums meet in shared memory: a decode query at depth 32k has 128 ranges, which one
+// thread per d walked one dependent load at a time.
+__global__ void __launch_bounds__(kCombineThreads) attentionCombineKernel(AttentionCall c) {
+    extern __shared__ float weights[]; // [splits], then [R][headDim] of partial sums
+    __shared__ float scratch[32];
     detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
     detail::pdlTrigger();
     const int h = blockIdx.x, t = blockIdx.y, hd = c.headDim;
     const int pos = (c.posDevice ? *c.posDevice : c.posHost) + t;
-    const int used = min(c.splits, pos / c.splitKeys + 1);
+    const int used = min(c.splits, pos / detail::keysPerSplit(c, pos) + 1);
     const Partial part = partialAt(c.partial, c.tokens, c.heads, hd, c.splits);
     const size_t first = (size_t(t) * c.heads + h) * c.splits;
     float mx = -INFINITY;
-    for (int s = 0; s < used; ++s) mx = fmaxf(mx, part.ml[2 * (first + s)]);
-    for (int d = threadIdx.x; d < hd; d += blockDim.x) {
-        float sum = 0.0f, out = 0.0f;
-        for (int s = 0; s < used; ++s) {
-            const float w = part.ml[2 * (first + s)] == -INFINITY ? 0.0f : __expf(part.ml[2 * (first + s)] - mx);
-            sum += w * part.ml[2 * (first + s) + 1];
-            out += w * part.out[(first + s) * hd + d];
+    for (int s = threadIdx.x; s < used; s += blockDim.x) mx = fmaxf(mx, part.ml[2 * (first + s)]);
+    mx = blockReduce<true>(mx, scratch);
+    float sum = 0.0f;
+    for (int s = threadIdx.x; s < used; s += blockDim.x) {
+        const float m = part.ml[2 * (first + s)];
+        const float w = m == -INFINITY ? 0.0f : __expf(m - mx);
+        weights[s] = w;
+        sum += w * part.ml[2 * (first + s) + 1];
+    }
+    sum = blockReduce<false>(sum, scratch); // its syncs also publish weights[]
+    const int R = kCombineThreads / hd, r = int(threadIdx.x) / hd, d = int(threadIdx.x) % hd; // as launched
+    float* partial = weights + c.splits;
+    if (r < R) {
+        float out = 0.0f;
+        int s = r;
+        for (; s + 3 * R < used; s += 4 * R) { // four ranges' loads issued before their sums
+            const float o0 = part.out[(first + s) * hd + d], o1 = part.out[(first + s + R) * hd + d];
+            const float o2 = part.out[(first + s + 2 * R) * hd + d], o3 = part.out[(first + s + 3 * R) * hd + d];
+            out = fmaf(weights[s], o0, out);
+            out = fmaf(weights[s + R], o1, out);
+            out = fmaf(weights[s + 2 * R], o2, out);
+            out = fmaf(weights[s + 3 * R], o3, out);
         }
+        for (; s < used; s += R) out = fmaf(weights[s], part.out[(first + s) * hd + d], out);
+        partial[r * hd + d] = out;
+    }
+    __syncthreads();
+    if (r == 0) {
+        float out = 0.0f;
+        for (int j = 0; j < R; ++j) out += partial[j * hd + d];
         c.out[(size_t(t) * c.heads + h) * hd + d] = sum > 0.0f ? out / sum : 0.0f;
     }
 }
 
 cudaError_t launchCombine(const AttentionCall& c, cudaStream_t stream) {
+    // Whole copies of the head over the block (a head of 256: 2 ranges at a time; of 64: 8).
+    const int copies = kCombineThreads / c.headDim, threads = (copies * c.headDim + 31) / 32 * 32;
+    const size_t shared = (size_t(c.splits) + size_t(copies) * c.headDim) * sizeof(float);
+    if (shared > 48 * 1024) return cudaErrorInvalidValue;
     return detail::launchEx(attentionCombineKernel, dim3(unsigned(c.heads), unsigned(c.tokens)),
-                            dim3(unsigned((c.headDim + 31) / 32 * 32)), 0, stream, c.pdl, c);
+                            dim3(unsigned(threads)), shared, stream, c.pdl, c);
 }
 
 template <typename Kv>

@@ -50,7 +50,8 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(AttentionCall 
     const int group = c.heads / c.kvHeads, kvh = blockIdx.x, split = blockIdx.y, t = blockIdx.z;
     const int slice = int(threadIdx.x) / kRowThreads, chunk = int(threadIdx.x) % kRowThreads;
     const int pos = (c.posDevice ? *c.posDevice : c.posHost) + t;
-    const int begin = split * c.splitKeys, end = min(begin + c.splitKeys, pos + 1);
+    const int per = keysPerSplit(c, pos);
+    const int begin = split * per, end = min(begin + per, pos + 1);
     const int kvWidth = c.kvHeads * HD;
     const Kv* keys = static_cast<const Kv*>(c.kCache) + kvh * HD + chunk * 8;
     const Kv* values = static_cast<const Kv*>(c.vCache) + kvh * HD + chunk * 8;

@@ -1,16 +1,14 @@
-// The Gated DeltaNet's per-token kernels (hearth_kernels/deltanet.h): the conv step with its
-// norms and gates, the decode step's state update fused with the gated RMSNorm, and the norm alone
-// for prefill. The chunked prefill form lives in deltanet_chunk.cu.
+// The Gated DeltaNet's per-token kernels for prefill (hearth_kernels/deltanet.h): the conv over a
+// chunk of tokens with its norms and gates, and the gated RMSNorm. The chunked recurrence lives in
+// deltanet_chunk.cu, the fused decode token in deltanet_decode.cu.
 #include "hearth_kernels/deltanet.h"
 
 #include "pdl.cuh"
-#include "x8_group.cuh"
 
 namespace hearth::kernels {
 namespace {
 
 constexpr int kMaxConvKernel = kGdnMaxConvKernel;
-constexpr int kStateRows = 32; // state rows (key dimensions) each decode thread keeps in registers
 constexpr float kL2Eps = 1e-6f; // transformers' and FLA's l2norm
 
 __device__ __forceinline__ float siluOf(float x) { return x / (1.0f + expf(-x)); }
@@ -87,80 +85,6 @@ __global__ void gdnHistoryKernel(int channels, int K, int tokens, const float* _
     for (int i = 0; i < K - 1; ++i) history[size_t(i) * channels + c] = next[i];
 }
 
-__device__ __forceinline__ int keyHeadOf(const GdnShape& s, int h) {
-    return s.tiled ? h % s.keyHeads : h / (s.valueHeads / s.keyHeads);
-}
-
-// A block per value head: thread (slice, v) keeps state rows [32 slice, 32 slice + 32) of column
-// v in registers, so the state is read and written once; the slices' partial sums meet in shared
-// memory. The head's outputs are normed in the same block.
-__global__ void gdnDecodeStepKernel(GdnShape s, float* __restrict__ state, const float* __restrict__ conv,
-                                    const float* __restrict__ gates, const float* __restrict__ z,
-                                    const float* __restrict__ normWeight, float eps, float* __restrict__ out,
-                                    int8_t* __restrict__ x8) {
-    extern __shared__ float smem[];
-    const int h = blockIdx.x, dk = s.keyDim, dv = s.valueDim, slices = dk / kStateRows;
-    detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
-    detail::pdlTrigger();
-    const int v = int(threadIdx.x) % dv, slice = int(threadIdx.x) / dv;
-    float* qs = smem;                 // [dk]
-    float* ks = qs + dk;              // [dk]
-    float* part = ks + dk;            // [slices][dv]
-    float* delta = part + slices * dv; // [dv]
-    float* scratch = delta + dv;       // [32]
-    const int kh = keyHeadOf(s, h);
-    for (int i = threadIdx.x; i < dk; i += blockDim.x) {
-        qs[i] = conv[kh * dk + i];
-        ks[i] = conv[s.keyWidth() + kh * dk + i];
-    }
-    __syncthreads();
-    const float beta = gates[h], decay = expf(gates[s.valueHeads + h]);
-    float* S = state + size_t(h) * dk * dv + size_t(slice) * kStateRows * dv + v;
-    const float* kRows = ks + slice * kStateRows;
-    const float* qRows = qs + slice * kStateRows;
-    float reg[kStateRows];
-    float m = 0.0f;
-#pragma unroll
-    for (int i = 0; i < kStateRows; ++i) {
-        reg[i] = S[size_t(i) * dv] * decay;
-        m += reg[i] * kRows[i];
-    }
-    part[slice * dv + v] = m;
-    __syncthreads();
-    if (slice == 0) {
-        float total = 0.0f;
-        for (int j = 0; j < slices; ++j) total += part[j * dv + v];
-        delta[v] = beta * (conv[2 * s.keyWidth() + h * dv + v] - total);
-    }
-    __syncthreads();
-    const float u = delta[v];
-    float o = 0.0f;
-#pragma unroll
-    for (int i = 0; i < kStateRows; ++i) {
-        reg[i] += kRows[i] * u;
-        S[size_t(i) * dv] = reg[i];
-        o += reg[i] * qRows[i];
-    }
-    part[slice * dv + v] = o;
-    __syncthreads();
-    o = 0.0f;
-    if (slice == 0)
-        for (int j = 0; j < slices; ++j) o += part[j * dv + v];
-    // The gated RMSNorm over the head's dv outputs (held by slice 0: whole warps, dv % 32 == 0).
-    float sq = slice == 0 ? o * o : 0.0f;
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) sq += __shfl_xor_sync(0xffffffffu, sq, off);
-    if ((threadIdx.x & 31) == 0 && slice == 0) scratch[threadIdx.x >> 5] = sq;
-    __syncthreads();
-    if (slice != 0) return;
-    float sum = 0.0f;
-    for (int w = 0; w < dv / 32; ++w) sum += scratch[w];
-    const size_t at = size_t(h) * dv + v;
-    const float y = o * rsqrtf(sum / float(dv) + eps) * normWeight[v] * siluOf(z[at]);
-    out[at] = y;
-    if (x8) detail::storeX8Group(y, v & 31, s.valueWidth(), int(at >> 5), x8); // a warp is one group
-}
-
 __global__ void gdnGatedNormKernel(int valueDim, int valueWidth, float* __restrict__ x, const float* __restrict__ z,
                                    int ldZ, const float* __restrict__ w, float eps) {
     __shared__ float scratch[32];
@@ -192,19 +116,6 @@ cudaError_t launchGdnConv(const GdnShape& s, int tokens, const float* qkv, int l
         gdnHistoryKernel<<<unsigned((s.channels() + 255) / 256), 256, 0, stream>>>(s.channels(), s.convKernel, tokens,
                                                                                  qkv, ldQkv, history);
     return cudaGetLastError();
-}
-
-cudaError_t launchGdnDecodeStep(const GdnShape& s, float* state, const float* conv, const float* gates, const float* z,
-                                const float* normWeight, float eps, float* out, void* outX8, cudaStream_t stream,
-                                bool pdl) {
-    if (!gdnSupports(s.keyHeads, s.valueHeads, s.keyDim, s.valueDim, s.convKernel) || !state || !conv || !gates ||
-        !z || !normWeight || !out)
-        return cudaErrorInvalidValue;
-    const int slices = s.keyDim / kStateRows;
-    const size_t shared = size_t(2 * s.keyDim + slices * s.valueDim + s.valueDim + 32) * sizeof(float);
-    return detail::launchEx(gdnDecodeStepKernel, dim3(unsigned(s.valueHeads)), dim3(unsigned(slices * s.valueDim)),
-                            shared, stream, pdl, s, state, conv, gates, z, normWeight, eps, out,
-                            static_cast<int8_t*>(outX8));
 }
 
 cudaError_t launchGdnGatedNorm(const GdnShape& s, int tokens, float* x, const float* z, int ldZ, const float* weight,

@@ -4,7 +4,7 @@
 // is one lower-triangular system, solved by forward substitution; then
 //   o_i   = gamma_i S0^T q_i + sum_{j<=i} gamma_i/gamma_j (q_i.k_j) u_j
 //   S_new = gamma_C S0 + sum_j gamma_C/gamma_j k_j u_j^T,
-// which equals running the token-by-token rule (launchGdnDecodeStep's maths) over the chunk.
+// which equals running the token-by-token rule (launchGdnDecode's maths) over the chunk.
 // Each value column of the state evolves on its own, so a block takes one value head and a tile
 // of 32 of its columns, keeping that state tile in shared memory across the chunks.
 #include "hearth_kernels/deltanet.h"

@@ -46,6 +46,17 @@ constexpr int kArgmaxThreads = 1024;
 // (value, index) ordering of the greedy rule: larger value first, then lower index.
 __device__ __forceinline__ bool better(float v, int i, float bv, int bi) { return v > bv || (v == bv && i < bi); }
 
+constexpr int kArgmaxInFlight = 8; // 16-byte loads a thread issues before comparing any
+
+__device__ __forceinline__ void consider(float v, int i, float& best, int& bestIndex) {
+    if (isnan(v)) v = -INFINITY;
+    if (better(v, i, best, bestIndex)) best = v, bestIndex = i;
+}
+
+// One block (the pick must be one id, without a second pass): with one 4-byte load at a time each
+// thread waited on L2 ~250 times over a 248k vocabulary (37 µs); 16-byte loads, eight in flight.
+// Vec: x is 16-byte aligned.
+template <bool Vec>
 __global__ void argmaxKernel(const float* __restrict__ x, int n, int* __restrict__ out) {
     __shared__ float values[kArgmaxThreads / 32];
     __shared__ int indices[kArgmaxThreads / 32];
@@ -53,11 +64,23 @@ __global__ void argmaxKernel(const float* __restrict__ x, int n, int* __restrict
     detail::pdlTrigger();
     float best = -INFINITY;
     int bestIndex = INT_MAX;
-    for (int i = threadIdx.x; i < n; i += kArgmaxThreads) {
-        float v = x[i];
-        if (isnan(v)) v = -INFINITY;
-        if (better(v, i, best, bestIndex)) best = v, bestIndex = i;
+    const int vectors = Vec ? n / 4 : 0;
+    const float4* x4 = reinterpret_cast<const float4*>(x);
+    for (int base = threadIdx.x; base < vectors; base += kArgmaxInFlight * kArgmaxThreads) {
+        float4 v[kArgmaxInFlight];
+#pragma unroll
+        for (int u = 0; u < kArgmaxInFlight; ++u) {
+            const int i = base + u * kArgmaxThreads;
+            v[u] = i < vectors ? __ldg(x4 + i) : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+        }
+#pragma unroll
+        for (int u = 0; u < kArgmaxInFlight; ++u) {
+            const int i = 4 * (base + u * kArgmaxThreads);
+            consider(v[u].x, i, best, bestIndex), consider(v[u].y, i + 1, best, bestIndex);
+            consider(v[u].z, i + 2, best, bestIndex), consider(v[u].w, i + 3, best, bestIndex);
+        }
     }
+    for (int i = 4 * vectors + int(threadIdx.x); i < n; i += kArgmaxThreads) consider(x[i], i, best, bestIndex);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
         const float v = __shfl_xor_sync(0xffffffffu, best, o);
@@ -106,7 +129,9 @@ cudaError_t launchAddBias(float* x, const float* bias, int rows, int cols, cudaS
 
 cudaError_t launchArgmax(const float* x, int n, int* out, cudaStream_t stream, bool pdl) {
     if (!x || !out || n <= 0) return cudaErrorInvalidValue;
-    return detail::launchEx(argmaxKernel, 1u, unsigned(kArgmaxThreads), stream, pdl, x, n, out);
+    if (reinterpret_cast<uintptr_t>(x) % 16 == 0)
+        return detail::launchEx(argmaxKernel<true>, 1u, unsigned(kArgmaxThreads), stream, pdl, x, n, out);
+    return detail::launchEx(argmaxKernel<false>, 1u, unsigned(kArgmaxThreads), stream, pdl, x, n, out);
 }
 
 } // namespace hearth::kernels

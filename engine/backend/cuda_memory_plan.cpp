@@ -86,7 +86,7 @@ CudaSessionPlan planCudaSession(const CudaModelShape& s, uint64_t tileElements, 
     if (s.gdnLayers > 0) {
         const uint64_t channels = uint64_t(s.gdnChannels()), vw = uint64_t(s.gdnValueWidth()),
                        vh = uint64_t(s.gdnValueHeads);
-        p.gdnDecodeBytes = sum({channels * f, 2 * vh * f}); // conv output; beta and log-decay
+        p.gdnDecodeBytes = sum({kernels::gdnDecodeScratchBytes(s.gdnKeyHeads, s.gdnValueHeads)});
         // qkv, z, b, a, conv output, gates, outputs
         p.gdnPrefillBytes = sum({c * channels * f, c * vw * f, c * vh * f, c * vh * f, c * channels * f,
                                  c * 2 * vh * f, c * vw * f});

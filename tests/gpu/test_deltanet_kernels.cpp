@@ -1,13 +1,14 @@
 // Qwen3.5's Gated DeltaNet kernels (kernels/deltanet.cu, deltanet_chunk.cu) and gated attention's
 // q/gate split against the CPU reference (backend/cpu/deltanet_ops.h) on fresh random inputs,
-// outputs poisoned with NaN first: the conv step with its norms, gates and history; the decode
-// step's state update, read-out and gated norm; the chunked prefill form, whose outputs and final
+// outputs poisoned with NaN first: the conv step with its norms, gates and history; the fused
+// decode token (conv, state update, read-out and gated norm); the chunked prefill form, whose outputs and final
 // state must equal the token-by-token rule's over token counts that end mid-chunk; in both value
 // head orders and at the real 27B head sizes.
 #include "gpu_test.h"
 HEARTH_GPU_TEST_NEEDS_KERNELS("deltanet_kernels")
 #ifdef HEARTH_HAVE_KERNELS
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -141,32 +142,58 @@ std::vector<float> recurOnCpu(const GdnShape& s, int tokens, const Prepared& in,
     return out;
 }
 
-void decodeStep(const Case& c) {
+// Three decode tokens through the fused kernel (conv, gates, delta rule, gated norm) against the
+// CPU's token-by-token path: every token's output (fp32, and X8 byte for byte what
+// launchQuantizeX8 makes of it), and the state and conv history after the last. Three tokens with
+// one scratch check that the kernel leaves its counters zeroed.
+void decode(const Case& c) {
     const GdnShape& s = c.shape;
-    const size_t stateFloats = size_t(s.valueHeads) * s.keyDim * s.valueDim;
-    std::vector<float> state = randomVector(stateFloats, 0.3f);
-    const Prepared in = randomPrepared(s, 1);
-    const auto z = randomVector(size_t(s.valueWidth())), norm = randomVector(size_t(s.valueDim));
-    Buffer dState(stateFloats * 4), dConv(in.conv.size() * 4), dGates(in.gates.size() * 4), dZ(z.size() * 4),
-        dNorm(norm.size() * 4), dOut(size_t(s.valueWidth()) * 4);
-    dState.upload(state.data()), dConv.upload(in.conv.data()), dGates.upload(in.gates.data());
-    dZ.upload(z.data()), dNorm.upload(norm.data());
-    Buffer dX8(gemvX8Bytes(s.valueWidth()));
-    CHECK(launchGdnDecodeStep(s, dState.as<float>(), dConv.as<float>(), dGates.as<float>(), dZ.as<float>(),
-                              dNorm.as<float>(), 1e-6f, dOut.as<float>(), dX8.p, nullptr) == cudaSuccess);
-    // The X8 copy: what launchQuantizeX8 makes of the fp32 output, byte for byte.
-    Buffer dRef(gemvX8Bytes(s.valueWidth()));
-    CHECK(launchQuantizeX8(dOut.as<float>(), s.valueWidth(), dRef.p, nullptr) == cudaSuccess);
-    CHECK_MSG(dX8.download<uint8_t>(dX8.bytes) == dRef.download<uint8_t>(dRef.bytes), c.name << " decode step's X8 output");
-    std::vector<float> want = recurOnCpu(s, 1, in, state);
-    for (int h = 0; h < s.valueHeads; ++h)
-        cpu::gatedRmsNorm(want.data() + size_t(h) * s.valueDim, want.data() + size_t(h) * s.valueDim, norm.data(),
-                          z.data() + size_t(h) * s.valueDim, s.valueDim, 1e-6f);
-    const double outErr = worstError(dOut.download<float>(want.size()), want);
+    const size_t C = size_t(s.channels()), vh = size_t(s.valueHeads), vw = size_t(s.valueWidth());
+    const size_t stateFloats = vh * s.keyDim * s.valueDim;
+    std::vector<float> state = randomVector(stateFloats, 0.3f), history = randomVector(size_t(s.convKernel - 1) * C);
+    const auto w = randomVector(C * size_t(s.convKernel), 0.5f), dtBias = randomVector(vh), norm = randomVector(size_t(s.valueDim));
+    std::vector<float> negExpA = randomVector(vh);
+    for (float& x : negExpA) x = -std::exp(x);
+    const size_t projFloats = C + vw + 2 * vh; // q | k | v | z | b | a, as the projections leave them
+    Buffer dProj(projFloats * 4), dHist(history.size() * 4), dW(w.size() * 4), dBias(vh * 4), dNeg(vh * 4),
+        dState(stateFloats * 4), dNorm(norm.size() * 4), dOut(vw * 4), dX8(gemvX8Bytes(int(vw))),
+        dRef(gemvX8Bytes(int(vw))), dScratch(gdnDecodeScratchBytes(s.keyHeads, s.valueHeads));
+    dHist.upload(history.data()), dW.upload(w.data()), dBias.upload(dtBias.data()), dNeg.upload(negExpA.data());
+    dState.upload(state.data()), dNorm.upload(norm.data());
+    CHECK(cudaMemset(dScratch.p, 0, dScratch.bytes) == cudaSuccess);
+    float* proj = dProj.as<float>();
+    const GdnDecodeIo io{proj,   proj + C,         proj + C + vw,        proj + C + vw + vh,  dHist.as<float>(),
+                         dW.as<float>(), dBias.as<float>(), dNeg.as<float>(), dState.as<float>(), dNorm.as<float>(),
+                         dOut.as<float>(), dX8.p,       dScratch.p};
+    double outErr = 0.0;
+    for (int token = 0; token < 3; ++token) {
+        const auto p = randomVector(projFloats);
+        dProj.upload(p.data());
+        const std::vector<float> qkv(p.begin(), p.begin() + long(C)), z(p.begin() + long(C), p.begin() + long(C + vw)),
+            b(p.begin() + long(C + vw), p.begin() + long(C + vw + vh)), a(p.begin() + long(C + vw + vh), p.end());
+        const Prepared in = prepareOnCpu(s, 1, qkv, b, a, history, w, dtBias, negExpA);
+        history = in.history;
+        std::vector<float> want = recurOnCpu(s, 1, in, state);
+        for (size_t h = 0; h < vh; ++h)
+            cpu::gatedRmsNorm(want.data() + h * s.valueDim, want.data() + h * s.valueDim, norm.data(),
+                              z.data() + h * s.valueDim, s.valueDim, 1e-6f);
+        CHECK(cudaMemset(dOut.p, 0xff, dOut.bytes) == cudaSuccess); // NaN: every value must be written
+        CHECK(launchGdnDecode(s, io, 1e-6f, nullptr) == cudaSuccess);
+        outErr = std::max(outErr, worstError(dOut.download<float>(vw), want));
+        CHECK(launchQuantizeX8(dOut.as<float>(), int(vw), dRef.p, nullptr) == cudaSuccess);
+        CHECK_MSG(dX8.download<uint8_t>(dX8.bytes) == dRef.download<uint8_t>(dRef.bytes),
+                  c.name << " decode token " << token << "'s X8 output");
+    }
     const double stateErr = worstError(dState.download<float>(stateFloats), state);
-    std::printf("%-8s decode step: output %.1e, state %.1e\n", c.name, outErr, stateErr);
+    const double histErr = worstError(dHist.download<float>(history.size()), history);
+    const auto scratch = dScratch.download<uint8_t>(dScratch.bytes);
+    std::printf("%-8s decode, 3 tokens: output %.1e, state %.1e, history %.1e\n", c.name, outErr, stateErr, histErr);
     CHECK_MSG(outErr <= 1e-5, c.name << " decode output: " << outErr);
     CHECK_MSG(stateErr <= 1e-6, c.name << " decode state: " << stateErr);
+    CHECK_MSG(histErr == 0.0, c.name << " decode history: " << histErr);
+    CHECK_MSG(std::all_of(scratch.begin(), scratch.begin() + long(4 * (vh + size_t(s.keyHeads))),
+                          [](uint8_t x) { return x == 0; }),
+              c.name << " decode counters left zeroed");
 }
 
 // The chunked form over `tokens` tokens from a random state equals the token-by-token rule.
@@ -255,10 +282,11 @@ int main() {
         {"qwen3.5", {16, 48, 128, 128, 4, true}},  // the 27B's heads, GGUF order
         {"grouped", {2, 6, 64, 32, 4, false}},     // HF order, unequal key and value sizes
         {"small", {1, 2, 32, 64, 3, true}},
+        {"wide-v", {2, 4, 32, 128, 4, false}},  // value heads wider than the kernel's 2·keyDim threads
     };
     for (const Case& c : cases) {
         for (int tokens : {1, 7, 70}) convStep(c, tokens);
-        decodeStep(c);
+        decode(c);
         for (int tokens : {1, 31, 32, 33, 100}) chunked(c, tokens);
         gatedNorm(c);
     }

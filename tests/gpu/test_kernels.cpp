@@ -294,7 +294,7 @@ void attention() {
             int tokens, pos0, splits, splitKeys;
         };
         for (const Case c : {Case{1, 0, 5, 64}, Case{1, 150, 5, 64}, Case{1, 299, 5, 64}, Case{1, 299, 1, 300},
-                             Case{20, 100, 1, 120}, Case{7, 0, 3, 100}}) {
+                             Case{1, 299, 16, 32}, Case{20, 100, 1, 120}, Case{7, 0, 3, 100}}) {
             const std::vector<float> q = randomVector(size_t(c.tokens) * heads * hd);
             Buffer dq(q.size() * 4), out(q.size() * 4), partial(attentionPartialBytes(c.tokens, heads, hd, c.splits)), pos(4);
             dq.upload(q.data());
@@ -322,10 +322,12 @@ void attentionDecodeStreaming() {
     };
     for (const Shape sh : {Shape{8, 2, 64}, Shape{32, 4, 128}, Shape{6, 1, 256}})
         for (const KvType kv : {KvType::F16, KvType::BF16}) {
-            const int ctx = 400;
+            const int ctx = 1200;
             const KvCacheCopy cache(kv, size_t(ctx) * sh.kvHeads * sh.hd);
+            // Many splits, as the session plans them: a query's keys spread over them in multiples
+            // of 64 (19 ranges for the last case), combined by several ranges at a time.
             for (const Case c : {Case{1, 0, 5, 80}, Case{1, 150, 5, 80}, Case{1, 399, 5, 80}, Case{1, 399, 1, 400},
-                                 Case{3, 200, 3, 128}}) {
+                                 Case{3, 200, 3, 128}, Case{1, 700, 64, 64}, Case{1, 1199, 128, 64}}) {
                 const std::vector<float> q = randomVector(size_t(c.tokens) * sh.heads * sh.hd);
                 Buffer dq(q.size() * 4), out(q.size() * 4),
                     partial(attentionPartialBytes(c.tokens, sh.heads, sh.hd, c.splits)), pos(4);
@@ -412,6 +414,16 @@ void elementwise() {
         CHECK(launchArgmax(dv.as<float>(), int(c.v.size()), id.as<int>(), nullptr) == cudaSuccess);
         CHECK_EQ(id.download<int>(1)[0], c.want);
     }
+    // A 248k vocabulary whose maximum is past the last whole 16 bytes (the scalar tail), and the
+    // same logits from a pointer that is not 16-byte aligned (the scalar path).
+    std::vector<float> tail = randomVector(248323);
+    tail[248321] = 60.0f, tail[7] = 59.0f;
+    Buffer dt(tail.size() * 4), id(4);
+    dt.upload(tail.data());
+    CHECK(launchArgmax(dt.as<float>(), int(tail.size()), id.as<int>(), nullptr) == cudaSuccess);
+    CHECK_EQ(id.download<int>(1)[0], 248321);
+    CHECK(launchArgmax(dt.as<float>() + 1, int(tail.size()) - 1, id.as<int>(), nullptr) == cudaSuccess);
+    CHECK_EQ(id.download<int>(1)[0], 248320);
 }
 
 // The device half of sampling (penalty, sort) with the CPU sampler's candidate half gives exactly

@@ -148,8 +148,7 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
         p_logits = c.take<float>(uint64_t(m_logitRows) * s.vocab);
         p_tile = c.take<__half>(m_tileElements);
         if (hasGdn) {
-            d_gdnConv = c.take<float>(channels);
-            d_gdnGates = c.take<float>(2 * vh);
+            d_gdnScratch = c.take<uint8_t>(kernels::gdnDecodeScratchBytes(s.gdnKeyHeads, s.gdnValueHeads));
             p_gdnQkv = c.take<float>(C * channels);
             p_gdnZ = c.take<float>(C * vW);
             p_gdnB = c.take<float>(C * vh);
@@ -184,6 +183,9 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
                  uint64_t(s.gdnValueHeads) * s.gdnKeyDim * s.gdnValueDim);
     HEARTH_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking));
     HEARTH_TRY(m_state.reset(m_stream));
+    if (d_gdnScratch) // the DeltaNet decode kernel's counters start at zero; it leaves them so
+        HEARTH_CUDA_CHECK(cudaMemsetAsync(d_gdnScratch, 0,
+                                          kernels::gdnDecodeScratchBytes(s.gdnKeyHeads, s.gdnValueHeads), m_stream));
     // token, pos, sampled, the penalty ids, the candidate ids; and the candidate logits.
     HEARTH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&m_pinned),
                                     (4 + HEARTH_CUDA_MAX_PENALTY_IDS + HEARTH_CUDA_MAX_TOPK) * sizeof(int32_t),
@@ -203,25 +205,22 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
 }
 
 // One token through the model, reading the token and position from d_tokenPos; ends with the
-// logits in d_logits and their argmax in d_sampled.
+// logits in d_logits and their argmax in d_sampled. Each block ends in residualGemv: its output
+// added to x and the next norm.
 Status CudaSession::enqueueDecode() {
     const ModelShape& s = m_w.shape();
-    const kernels::NormOut norm{m_w.anyTakesF32() ? d_xn : nullptr, nullptr, m_w.anyTakesX8() ? d_x8 : nullptr};
     const DeviceMatrix& emb = m_w.embedding();
     HEARTH_CUDA_CHECK(kernels::launchEmbed(emb.type, emb.data, emb.n, emb.k, d_tokenPos, 1, d_x, m_stream));
+    HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, nullptr, m_w.layers()[0].attnNorm, s.hidden, 1, s.rmsEps, normOut(),
+                                             m_stream, m_gemvLaunch.pdl));
     for (int i = 0; i < s.layers; ++i) {
         const DeviceLayer& l = m_w.layers()[size_t(i)];
-        HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, i ? d_delta : nullptr, l.attnNorm, s.hidden, 1, s.rmsEps, norm,
-                                                 m_stream, m_gemvLaunch.pdl));
         for (const ProjectionRun& run : l.projections) HEARTH_TRY(gemv(run.matrix, d_proj + run.outRow));
         if (l.mixer == LayerMixer::Attention) HEARTH_TRY(attentionDecode(l, m_mixerIndex[size_t(i)]));
         else HEARTH_TRY(deltaNetDecode(l, m_mixerIndex[size_t(i)]));
-        HEARTH_CUDA_CHECK(
-            kernels::launchRmsNorm(d_x, d_delta, l.ffnNorm, s.hidden, 1, s.rmsEps, norm, m_stream, m_gemvLaunch.pdl));
-        HEARTH_TRY(ffnDecode(l));
+        const float* nextNorm = i + 1 < s.layers ? m_w.layers()[size_t(i) + 1].attnNorm : m_w.outputNorm();
+        HEARTH_TRY(ffnDecode(l, nextNorm));
     }
-    HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, m_w.outputNorm(), s.hidden, 1, s.rmsEps, norm, m_stream,
-                                             m_gemvLaunch.pdl));
     HEARTH_TRY(gemv(m_w.output(), d_logits));
     HEARTH_CUDA_CHECK(kernels::launchArgmax(d_logits, s.vocab, d_sampled, m_stream, m_gemvLaunch.pdl));
     return Status::ok();

@@ -48,12 +48,16 @@ private:
     Status enqueuePrefill(const int32_t* tokens, int count, int start, int which, float* logits);
     Status sampleOnDevice(const HearthCudaSampling& sampling); // after the step's graph
     Status injectStepFault();
-    // The layers (cuda_session_layers.cpp): decode reads d_xn / d_x8 and leaves the block's
-    // output in d_delta; prefill reads p_xn / p_xh for `count` tokens and leaves p_delta.
-    Status gemv(const DeviceMatrix& m, float* y) const; // from the decode's x forms
+    // The layers (cuda_session_layers.cpp): decode reads the normed x (d_xn / d_x8) and ends each
+    // block with residualGemv; prefill reads p_xn / p_xh for `count` tokens and leaves p_delta.
+    Status gemv(const DeviceMatrix& m, float* y) const; // y = W · the normed x
+    // The block's output W · in to d_delta, then the norm with weights `nextNorm` (x += d_delta)
+    // for the next block's GEMVs.
+    Status residualGemv(const DeviceMatrix& m, const void* inX8, const float* inF32, const float* nextNorm);
+    kernels::NormOut normOut() const; // where the norm's output goes
     Status attentionDecode(const DeviceLayer& l, int kvLayer);
     Status deltaNetDecode(const DeviceLayer& l, int gdnLayer);
-    Status ffnDecode(const DeviceLayer& l);
+    Status ffnDecode(const DeviceLayer& l, const float* nextNorm);
     Status attentionPrefill(const DeviceLayer& l, int kvLayer, const PrefillGemm& gemm, int count, int start);
     Status deltaNetPrefill(const DeviceLayer& l, int gdnLayer, const PrefillGemm& gemm, int count);
     Status ffnPrefill(const DeviceLayer& l, const PrefillGemm& gemm, int count);
@@ -85,7 +89,7 @@ private:
     float* d_proj = nullptr; // the input projections: q (| gate) | k | v, or qkv | z | beta | alpha
     float *d_qGated = nullptr, *d_attnGate = nullptr; // gated attention's queries and gates
     float *d_attn = nullptr, *d_act = nullptr, *d_gate = nullptr, *d_up = nullptr, *d_logits = nullptr;
-    float *d_gdnConv = nullptr, *d_gdnGates = nullptr; // DeltaNet: conv output; beta and log decay
+    uint8_t* d_gdnScratch = nullptr; // DeltaNet decode: launchGdnDecode's counters
     void* d_x8 = nullptr;
     void* d_partial = nullptr; // attention partials, decode and prefill
     // Sampling: penalised logits, the sorted vocabulary, penalty ids, sort scratch.

@@ -1,7 +1,8 @@
 // A CUDA session's layers, for decode (one token, GEMVs, inside the step's graph) and prefill (a
 // chunk of tokens, GEMMs): gated or plain attention over the KV cache, Qwen3.5's Gated DeltaNet
-// over the recurrent state, and the SwiGLU block. Each reads the normed input its caller made and
-// leaves the block's output in d_delta / p_delta for the next norm's residual add.
+// over the recurrent state, and the SwiGLU block. Each reads the normed input its caller made; a
+// decode block ends in residualGemv (its output, then the next norm adding it to x), a prefill
+// block leaves its output in p_delta for the next norm's residual add.
 #include "backend/cuda/cuda_session.h"
 
 #include "backend/cuda/cuda_status.h"
@@ -30,11 +31,26 @@ void* CudaSession::vCache(int kvLayer) const {
            uint64_t(m_context) * m_w.shape().kvHeads * m_w.shape().headDim * kernels::kvTypeBytes(m_kvType);
 }
 
+kernels::NormOut CudaSession::normOut() const {
+    return {m_w.anyTakesF32() ? d_xn : nullptr, nullptr, m_w.anyTakesX8() ? d_x8 : nullptr};
+}
+
 // y = W · (the decode's normed x): X8 or fp32, whichever the matrix reads.
 Status CudaSession::gemv(const DeviceMatrix& m, float* y) const {
     if (m.isView()) return internalError("a GEMV was given a view of a stacked matrix");
     HEARTH_CUDA_CHECK(kernels::launchGemv(m.type, m.data, m.takesX8() ? d_x8 : static_cast<const void*>(d_xn), y,
                                           m.n, m.k, m_stream, m_gemvLaunch));
+    return Status::ok();
+}
+
+// A norm fused into this GEMV's epilogue (the last block to finish normalising x, or each group
+// of 32 rows as it completes) was measured slower than the norm kernel: docs/PERFORMANCE.md.
+Status CudaSession::residualGemv(const DeviceMatrix& m, const void* inX8, const float* inF32, const float* nextNorm) {
+    const ModelShape& s = m_w.shape();
+    const void* in = m.takesX8() ? inX8 : static_cast<const void*>(inF32);
+    HEARTH_CUDA_CHECK(kernels::launchGemv(m.type, m.data, in, d_delta, m.n, m.k, m_stream, m_gemvLaunch));
+    HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, nextNorm, s.hidden, 1, s.rmsEps, normOut(), m_stream,
+                                             m_gemvLaunch.pdl));
     return Status::ok();
 }
 
@@ -64,45 +80,44 @@ Status CudaSession::attentionDecode(const DeviceLayer& l, int kvLayer) {
         HEARTH_CUDA_CHECK(kernels::launchSigmoidGate(d_attn, d_attnGate, size_t(s.heads) * s.headDim, m_stream,
                                                      m_gemvLaunch.pdl));
     if (l.o.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_attn, l.o.k, d_x8, m_stream));
-    HEARTH_CUDA_CHECK(kernels::launchGemv(l.o.type, l.o.data, l.o.takesX8() ? d_x8 : static_cast<const void*>(d_attn),
-                                          d_delta, l.o.n, l.o.k, m_stream, m_gemvLaunch));
-    return Status::ok();
+    return residualGemv(l.o, d_x8, d_attn, l.ffnNorm);
 }
 
-// d_proj holds qkv | z | beta | alpha. The heads' normed outputs go to d_xn (free once the
-// projections have read it) and, for a quantized ssm_out, straight to d_x8: ssm_out reads them as
-// any GEMV reads its x.
+// d_proj holds qkv | z | beta | alpha. The heads' normed outputs go to d_xn and, for a quantized
+// ssm_out, straight to d_x8: ssm_out reads them as any GEMV reads its x.
 Status CudaSession::deltaNetDecode(const DeviceLayer& l, int gdnLayer) {
     const kernels::GdnShape g = gdnShape();
     const float* z = d_proj + g.channels();
     const float* b = z + g.valueWidth();
-    const float* a = b + g.valueHeads;
-    HEARTH_CUDA_CHECK(kernels::launchGdnConv(g, 1, d_proj, m_projRows, b, g.valueHeads, a, g.valueHeads,
-                                             m_state.history(gdnLayer), l.conv, l.dtBias, l.negExpA, d_gdnConv,
-                                             d_gdnGates, m_stream, m_gemvLaunch.pdl));
-    HEARTH_CUDA_CHECK(kernels::launchGdnDecodeStep(g, m_state.matrices(gdnLayer), d_gdnConv, d_gdnGates, z, l.ssmNorm,
-                                                   m_w.shape().rmsEps, d_xn, l.ssmOut.takesX8() ? d_x8 : nullptr,
-                                                   m_stream, m_gemvLaunch.pdl));
-    return gemv(l.ssmOut, d_delta);
+    const kernels::GdnDecodeIo io{d_proj,
+                                  z,
+                                  b,
+                                  b + g.valueHeads,
+                                  m_state.history(gdnLayer),
+                                  l.conv,
+                                  l.dtBias,
+                                  l.negExpA,
+                                  m_state.matrices(gdnLayer),
+                                  l.ssmNorm,
+                                  d_xn,
+                                  l.ssmOut.takesX8() ? d_x8 : nullptr,
+                                  d_gdnScratch};
+    HEARTH_CUDA_CHECK(kernels::launchGdnDecode(g, io, m_w.shape().rmsEps, m_stream, m_gemvLaunch.pdl));
+    return residualGemv(l.ssmOut, d_x8, d_xn, l.ffnNorm);
 }
 
-Status CudaSession::ffnDecode(const DeviceLayer& l) {
+Status CudaSession::ffnDecode(const DeviceLayer& l, const float* nextNorm) {
     const void* x = l.gate.takesX8() ? d_x8 : static_cast<const void*>(d_xn);
     if (l.gate.type == l.up.type) {
-        HEARTH_CUDA_CHECK(
-            kernels::launchGemvGateUp(l.gate.type, l.gate.data, l.up.data, x, d_act, l.gate.n, l.gate.k, m_stream,
-                                      m_gemvLaunch));
+        HEARTH_CUDA_CHECK(kernels::launchGemvGateUp(l.gate.type, l.gate.data, l.up.data, x, d_act, l.gate.n, l.gate.k,
+                                                    m_stream, m_gemvLaunch));
     } else {
         HEARTH_TRY(gemv(l.gate, d_gate));
         HEARTH_TRY(gemv(l.up, d_up));
         HEARTH_CUDA_CHECK(kernels::launchSiluMul(d_gate, d_up, size_t(l.gate.n), d_act, m_stream));
     }
-    const int ffn = l.down.k;
-    if (l.down.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_act, ffn, d_x8, m_stream));
-    HEARTH_CUDA_CHECK(kernels::launchGemv(l.down.type, l.down.data,
-                                          l.down.takesX8() ? d_x8 : static_cast<const void*>(d_act), d_delta,
-                                          l.down.n, ffn, m_stream, m_gemvLaunch));
-    return Status::ok();
+    if (l.down.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_act, l.down.k, d_x8, m_stream));
+    return residualGemv(l.down, d_x8, d_act, nextNorm);
 }
 
 Status CudaSession::attentionPrefill(const DeviceLayer& l, int kvLayer, const PrefillGemm& gemm, int count, int start) {

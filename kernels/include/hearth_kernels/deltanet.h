@@ -1,12 +1,14 @@
 // Qwen3.5's Gated DeltaNet on the GPU: the short causal conv with its SiLU, the q/k L2 norms and
-// the per-head gates; the delta-rule state update and read-out of a decode step (with the gated
-// RMSNorm fused after it); its chunked form for prefill; and the gated RMSNorm alone. The
+// the per-head gates; a decode token's conv, state update and read-out (with the gated
+// RMSNorm fused after it) in one kernel; its chunked form for prefill; and the gated RMSNorm alone. The
 // definitions are the CPU reference's (engine/backend/cpu/deltanet_ops.h), which the tests
 // compare against. All state and activations are fp32.
 #pragma once
 
 #include "hearth_kernels/shape_limits.h"
 #include <cuda_runtime.h>
+
+#include <cstddef>
 
 #ifdef __CUDACC__
 #define HEARTH_GDN_HD __host__ __device__
@@ -36,13 +38,27 @@ cudaError_t launchGdnConv(const GdnShape& s, int tokens, const float* qkv, int l
                           const float* a, int ldA, float* history, const float* convWeight, const float* dtBias,
                           const float* negExpA, float* out, float* gates, cudaStream_t stream, bool pdl = false);
 
-// One token of the delta rule on every value head's state (state [valueHeads][keyDim][valueDim]):
-// S <- decay S; S <- S + k (beta (v - S^T k))^T; o = S^T q; then out = o / rms(o) * normWeight *
-// silu(z) per head ([valueWidth]), and as X8 (gemv.h) too when outX8 is not null, for the GEMV that
-// reads it. conv and gates as launchGdnConv wrote them for the token.
-cudaError_t launchGdnDecodeStep(const GdnShape& s, float* state, const float* conv, const float* gates, const float* z,
-                                const float* normWeight, float eps, float* out, void* outX8, cudaStream_t stream,
-                                bool pdl = false);
+// One decode token of the layer in one kernel: launchGdnConv's conv, norms and gates for the token
+// (history advanced in place), then the delta rule on every value head's state (state
+// [valueHeads][keyDim][valueDim]): S <- decay S; S <- S + k (beta (v - S^T k))^T; o = S^T q; then
+// out = o / rms(o) * normWeight * silu(z) per head ([valueWidth]), and as X8 (gemv.h) too when
+// outX8 is not null, for the GEMV that reads it.
+struct GdnDecodeIo {
+    const float* qkv;        // the token's raw q | k | v projections [channels]
+    const float* z;          // [valueWidth]
+    const float* b;          // [valueHeads], before the sigmoid
+    const float* a;          // [valueHeads], before the softplus
+    float* history;          // as launchGdnConv's
+    const float* convWeight; // [channels][convKernel]
+    const float* dtBias;     // [valueHeads]
+    const float* negExpA;    // [valueHeads]
+    float* state;
+    const float* normWeight; // [valueDim]
+    float* out;
+    void* outX8;             // or null
+    void* scratch;           // gdnDecodeScratchBytes (shape_limits.h), zeroed once; left zeroed
+};
+cudaError_t launchGdnDecode(const GdnShape& s, const GdnDecodeIo& io, float eps, cudaStream_t stream, bool pdl = false);
 
 // `tokens` tokens of the same recurrence in its chunked form (chunks of 32 tokens: within a chunk
 // the updates are solved as a triangular system, across chunks the state carries), state updated

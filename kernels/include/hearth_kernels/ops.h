@@ -75,8 +75,9 @@ cudaError_t launchGatedQkvToCache(const float* qGate, float* q, float* gate, con
 // ---- attention ----------------------------------------------------------------------------
 
 // Causal attention of `tokens` queries at positions pos0 + t over the cache rows 0..pos0 + t,
-// q [t][heads·headDim], out [t][heads·headDim] fp32. The keys of each query are cut into
-// `splits` ranges of `splitKeys` (splits · splitKeys >= the context), each reduced to a partial
+// q [t][heads·headDim], out [t][heads·headDim] fp32. The keys of each query are cut into up to
+// `splits` ranges of at most `splitKeys` (splits · splitKeys >= the context; with several
+// splits, the query's keys are spread evenly over them in multiples of 64), each reduced to a partial
 // (max, sum, unnormalised output) with an online softmax and combined by log-sum-exp, so a
 // query at position 0 and one at 32k take the same kernels. Each KV head is read once for all
 // the query heads sharing it. partial: attentionPartialBytes of workspace. A prefill call (16 or

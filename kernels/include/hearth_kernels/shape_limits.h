@@ -10,6 +10,7 @@ namespace hearth::kernels {
 constexpr int kAttentionMaxHeadDim = 256; // attention.cu keeps a key row in registers
 constexpr int kAttentionMaxGroup = 16;    // query heads per KV head
 constexpr int kGdnMaxConvKernel = 8;      // the conv's taps in registers
+constexpr int kGdnMaxHeadDim = 128;       // deltanet_decode.cu: a thread per q | k channel, 256 at most
 
 // Attention heads: up to kAttentionMaxHeadDim values, whole groups of at most kAttentionMaxGroup.
 constexpr bool attentionSupports(int64_t heads, int64_t kvHeads, int64_t headDim) {
@@ -21,9 +22,15 @@ constexpr bool attentionSupports(int64_t heads, int64_t kvHeads, int64_t headDim
 // key heads, a conv of 2..kGdnMaxConvKernel taps.
 constexpr bool gdnSupports(int64_t keyHeads, int64_t valueHeads, int64_t keyDim, int64_t valueDim,
                            int64_t convKernel) {
-    const auto dimOk = [](int64_t d) { return d >= 32 && d <= 128 && d % 32 == 0; };
+    const auto dimOk = [](int64_t d) { return d >= 32 && d <= kGdnMaxHeadDim && d % 32 == 0; };
     return keyHeads > 0 && valueHeads > 0 && valueHeads % keyHeads == 0 && dimOk(keyDim) && dimOk(valueDim) &&
            convKernel >= 2 && convKernel <= kGdnMaxConvKernel;
+}
+
+// The fused decode kernel's scratch (launchGdnDecode): a counter per value and per key head and a
+// partial sum of squares per 32 values of each value head.
+constexpr uint64_t gdnDecodeScratchBytes(int64_t keyHeads, int64_t valueHeads) {
+    return uint64_t(valueHeads) * (4 + 4 * (kGdnMaxHeadDim / 32)) + uint64_t(keyHeads) * 4;
 }
 
 } // namespace hearth::kernels

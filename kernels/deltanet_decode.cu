@@ -4,9 +4,11 @@
 // deltanet_chunk.cu; the maths are the CPU reference's (engine/backend/cpu/deltanet_ops.h).
 //
 // Why one kernel, split by columns: the state (valueHeads × keyDim × valueDim fp32, 3 MB a layer
-// on the 27B) is the step's only real traffic. A block per value head left 48 blocks moving it
-// (~0.5 TB/s); the rule's value columns are independent, so a block takes 32 of them (4-16x the
-// blocks) and recomputes the head's q/k conv (256 channels, a few µs of L2 reads over the grid).
+// on the 27B) is the step's only real traffic, and a block per value head left 48 blocks moving
+// it; the rule's value columns are independent, so a block takes 32 of them (4-16x the blocks) and
+// recomputes the head's q/k conv (256 channels, a few µs of L2 reads over the grid). Measured in
+// the step (docs/PERFORMANCE.md): ~7 µs a layer before and after — what is left is the chain of
+// dependent steps below, not bandwidth.
 // The state's loads are issued before the PDL wait: the state was last written by this layer's
 // kernel a token ago, and every kernel of a step waits before it triggers its successor, so
 // nothing in flight can still write it — the loads overlap the projection GEMV's tail. The norm

@@ -8,6 +8,7 @@
 
 #include "attention_decode.cuh"
 #include "attention_prefill.cuh"
+#include "block_reduce.cuh"
 #include "hearth_kernels/ops.h"
 #include "hearth_kernels/shape_limits.h"
 #include "pdl.cuh"
@@ -119,21 +120,7 @@ __global__ void attentionPartialKernel(AttentionCall c) {
 
 constexpr int kCombineThreads = 512;
 
-// The sum (Max: the max) of v over the block, in a fixed order; scratch: 32 floats.
-template <bool Max>
-__device__ float blockReduce(float v, float* scratch) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-        const float other = __shfl_xor_sync(0xffffffffu, v, o);
-        v = Max ? fmaxf(v, other) : v + other;
-    }
-    __syncthreads(); // scratch may still be read from an earlier call
-    if ((threadIdx.x & 31) == 0) scratch[threadIdx.x >> 5] = v;
-    __syncthreads();
-    float total = Max ? -INFINITY : 0.0f;
-    for (int w = 0; w < int(blockDim.x >> 5); ++w) total = Max ? fmaxf(total, scratch[w]) : total + scratch[w];
-    return total;
-}
+using detail::blockReduce;
 
 // A block per (query head, token). The ranges' weights first (a thread per range), then thread
 // (r, d) sums output d over ranges r, r + R, ... with its loads in flight together and the R

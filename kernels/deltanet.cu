@@ -3,29 +3,17 @@
 // deltanet_chunk.cu, the fused decode token in deltanet_decode.cu.
 #include "hearth_kernels/deltanet.h"
 
+#include "block_reduce.cuh"
+#include "deltanet_math.cuh"
 #include "pdl.cuh"
 
 namespace hearth::kernels {
 namespace {
 
+using detail::blockSum;
+using detail::siluOf;
+
 constexpr int kMaxConvKernel = kGdnMaxConvKernel;
-constexpr float kL2Eps = 1e-6f; // transformers' and FLA's l2norm
-
-__device__ __forceinline__ float siluOf(float x) { return x / (1.0f + expf(-x)); }
-__device__ __forceinline__ float softplusOf(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
-
-// The sum of v over the block's threads (every thread gets it); scratch: 32 floats.
-__device__ float blockSum(float v, float* scratch) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    const int warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
-    __syncthreads(); // scratch may still be read from an earlier call
-    if (lane == 0) scratch[warp] = v;
-    __syncthreads();
-    float total = 0.0f;
-    for (int w = 0; w < int(blockDim.x >> 5); ++w) total += scratch[w];
-    return total;
-}
 
 // A block per (token, head slot): the q heads, the k heads, then the v heads; a thread per
 // channel of the slot's head.
@@ -60,15 +48,15 @@ __global__ void gdnConvKernel(GdnShape s, const float* __restrict__ qkv, int ldQ
     }
     if (isQ || isK) { // uniform over the block
         const float sum = blockSum(y * y, scratch);
-        y *= rsqrtf(sum + kL2Eps);
+        y *= rsqrtf(sum + detail::kGdnL2Eps);
         if (isQ) y *= rsqrtf(float(s.keyDim));
     }
     if (d < dim) out[size_t(t) * channels + c] = y;
     if (!isQ && !isK && d == 0) {
         const int h = slot - 2 * s.keyHeads;
         float* g = gates + size_t(t) * 2 * s.valueHeads;
-        g[h] = 1.0f / (1.0f + expf(-b[size_t(t) * ldB + h]));
-        g[s.valueHeads + h] = negExpA[h] * softplusOf(a[size_t(t) * ldA + h] + dtBias[h]);
+        g[h] = detail::gdnBeta(b[size_t(t) * ldB + h]);
+        g[s.valueHeads + h] = detail::gdnLogDecay(a[size_t(t) * ldA + h], dtBias[h], negExpA[h]);
     }
 }
 

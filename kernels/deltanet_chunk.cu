@@ -9,6 +9,8 @@
 // of 32 of its columns, keeping that state tile in shared memory across the chunks.
 #include "hearth_kernels/deltanet.h"
 
+#include "deltanet_math.cuh"
+
 namespace hearth::kernels {
 namespace {
 
@@ -51,7 +53,7 @@ __global__ void __launch_bounds__(kThreads) gdnChunkKernel(GdnShape s, int token
     float* B = G + kChunk;           // [kChunk] beta
     float* W = B + kChunk;           // [kChunk] gamma_C / gamma_j, the state update's weights
     float* red = W + kChunk;         // [2][kWarps][32]: the substitution's partial sums
-    const int kh = s.tiled ? h % s.keyHeads : h / (vh / s.keyHeads);
+    const int kh = detail::keyHeadOf(s, h);
     const int qOff = kh * dk, kOff = s.keyWidth() + kh * dk, vOff = 2 * s.keyWidth() + h * dv + col0;
     float* headState = state + size_t(h) * dk * dv + col0;
     const int i0 = 4 * warp; // this warp's rows in the residual and output steps; lane = column

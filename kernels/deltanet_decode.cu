@@ -17,6 +17,7 @@
 // history is shared by the key head's blocks, so the last of those to finish advances it.
 #include "hearth_kernels/deltanet.h"
 
+#include "deltanet_math.cuh"
 #include "pdl.cuh"
 #include "x8_group.cuh"
 
@@ -26,10 +27,8 @@ namespace {
 constexpr int kColumns = 32;    // value columns a block takes: one warp wide, one X8 group
 constexpr int kRows = 16;       // state rows (key dimensions) a thread keeps in registers
 constexpr int kMaxChunks = kGdnMaxHeadDim / kColumns; // gdnDecodeScratchBytes counts these
-constexpr float kL2Eps = 1e-6f; // transformers' and FLA's l2norm
 
-__device__ __forceinline__ float siluOf(float x) { return x / (1.0f + expf(-x)); }
-__device__ __forceinline__ float softplusOf(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
+using detail::siluOf;
 
 struct Scratch {
     int* headCounters; // [valueHeads], zero between launches
@@ -58,7 +57,7 @@ __global__ void __launch_bounds__(256) gdnDecodeKernel(GdnShape s, GdnDecodeIo i
     const int chunk = blockIdx.x, h = blockIdx.y, chunks = s.valueDim / kColumns;
     const int dk = s.keyDim, dv = s.valueDim, K = s.convKernel, C = s.channels();
     const int lane = int(threadIdx.x & 31), slice = int(threadIdx.x >> 5), t = int(threadIdx.x);
-    const int kh = s.tiled ? h % s.keyHeads : h / (s.valueHeads / s.keyHeads);
+    const int kh = detail::keyHeadOf(s, h);
     const int col = chunk * kColumns + lane;
 
     // Before the wait: the state, the conv's weights and history, the norm's and gates' constants.
@@ -108,12 +107,12 @@ __global__ void __launch_bounds__(256) gdnDecodeKernel(GdnShape s, GdnDecodeIo i
         const int warpsPerHalf = dk / 32, first = t < dk ? 0 : warpsPerHalf;
         float total = 0.0f;
         for (int w = 0; w < warpsPerHalf; ++w) total += norms[first + w];
-        y *= rsqrtf(total + kL2Eps);
+        y *= rsqrtf(total + detail::kGdnL2Eps);
         if (t < dk) y *= rsqrtf(float(dk));
         qk[t] = y;
     }
-    const float beta = 1.0f / (1.0f + expf(-rawB));
-    const float decay = expf(negExpA * softplusOf(rawA + dtBias));
+    const float beta = detail::gdnBeta(rawB);
+    const float decay = expf(detail::gdnLogDecay(rawA, dtBias, negExpA));
     __syncthreads();
 
     // The delta rule on this thread's rows of its column.

@@ -6,6 +6,7 @@
 // before the first use) and kept in registers through the norm; longer rows loop.
 #include <algorithm>
 
+#include "block_reduce.cuh"
 #include "gemv_kernel.cuh"
 #include "hearth_kernels/ops.h"
 #include "x8_group.cuh"
@@ -18,18 +19,7 @@ constexpr int kMaxThreads = 1024;
 constexpr int kMaxInRegisters = kPerThread * kMaxThreads;
 constexpr int kLoopThreads = 256;
 
-// The sum of v over the block (blockDim.x a multiple of 32), in a fixed order.
-__device__ float blockSum(float v, float* shared) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    const int warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
-    if (lane == 0) shared[warp] = v;
-    __syncthreads();
-    float total = 0.0f;
-    for (int i = 0; i < int(blockDim.x >> 5); ++i) total += shared[i];
-    __syncthreads();
-    return total;
-}
+using detail::blockSum;
 
 // Element i = threadIdx.x + j · blockDim.x of the row is thread's value j: a warp holds 32
 // consecutive elements, one X8 group.

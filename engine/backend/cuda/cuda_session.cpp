@@ -99,6 +99,7 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     const uint64_t C = uint64_t(m_chunk);
     const uint64_t channels = uint64_t(s.gdnChannels()), vW = uint64_t(s.gdnValueWidth()), vh = uint64_t(s.gdnValueHeads);
     const bool hasGdn = s.gdnLayers > 0;
+    const uint64_t gdnScratchBytes = hasGdn ? kernels::gdnDecodeScratchBytes(s.gdnKeyHeads, s.gdnValueHeads) : 0;
     const size_t partial = std::max(kernels::attentionPartialBytes(1, s.heads, s.headDim, m_decodeSplits),
                                     kernels::attentionPartialBytes(m_chunk, s.heads, s.headDim, 1));
 
@@ -148,7 +149,7 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
         p_logits = c.take<float>(uint64_t(m_logitRows) * s.vocab);
         p_tile = c.take<__half>(m_tileElements);
         if (hasGdn) {
-            d_gdnScratch = c.take<uint8_t>(kernels::gdnDecodeScratchBytes(s.gdnKeyHeads, s.gdnValueHeads));
+            d_gdnScratch = c.take<uint8_t>(gdnScratchBytes);
             p_gdnQkv = c.take<float>(C * channels);
             p_gdnZ = c.take<float>(C * vW);
             p_gdnB = c.take<float>(C * vh);
@@ -184,8 +185,7 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     HEARTH_CUDA_CHECK(cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking));
     HEARTH_TRY(m_state.reset(m_stream));
     if (d_gdnScratch) // the DeltaNet decode kernel's counters start at zero; it leaves them so
-        HEARTH_CUDA_CHECK(cudaMemsetAsync(d_gdnScratch, 0,
-                                          kernels::gdnDecodeScratchBytes(s.gdnKeyHeads, s.gdnValueHeads), m_stream));
+        HEARTH_CUDA_CHECK(cudaMemsetAsync(d_gdnScratch, 0, gdnScratchBytes, m_stream));
     // token, pos, sampled, the penalty ids, the candidate ids; and the candidate logits.
     HEARTH_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&m_pinned),
                                     (4 + HEARTH_CUDA_MAX_PENALTY_IDS + HEARTH_CUDA_MAX_TOPK) * sizeof(int32_t),

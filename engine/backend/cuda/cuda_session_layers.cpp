@@ -43,8 +43,8 @@ Status CudaSession::gemv(const DeviceMatrix& m, float* y) const {
     return Status::ok();
 }
 
-// A norm fused into this GEMV's epilogue (the last block to finish normalising x, or each group
-// of 32 rows as it completes) was measured slower than the norm kernel: docs/PERFORMANCE.md.
+// The norm fused into this GEMV and the ones after it was tried (docs/experiments/
+// decode-fused-norm.patch); that measurement was spoiled by register pressure (docs/PERFORMANCE.md).
 Status CudaSession::residualGemv(const DeviceMatrix& m, const void* inX8, const float* inF32, const float* nextNorm) {
     const ModelShape& s = m_w.shape();
     const void* in = m.takesX8() ? inX8 : static_cast<const void*>(inF32);

@@ -95,13 +95,15 @@ hearth::Status EngineGenerator::withModel(const std::function<void(const hearth:
     return call->status;
 }
 
+std::shared_ptr<EngineGenerator::Call> EngineGenerator::pendingCall() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_pending;
+}
+
 void EngineGenerator::stopRunning(const std::function<void()>& cancel)
 {
-    std::shared_ptr<Call> call;
-    {
-        std::lock_guard lock(m_mutex);
-        call = m_pending;
-    }
+    const std::shared_ptr<Call> call = pendingCall();
     if (!call)
         return;
     // Held while `cancel` runs: the engine thread cannot mark the call Done meanwhile, so the
@@ -113,11 +115,6 @@ void EngineGenerator::stopRunning(const std::function<void()>& cancel)
 
 void EngineGenerator::interrupt()
 {
-    std::shared_ptr<Call> call;
-    {
-        std::lock_guard lock(m_mutex);
-        call = m_pending;
-    }
-    if (call)
+    if (const std::shared_ptr<Call> call = pendingCall())
         call->drop(); // a running call finishes: its job is cancelled by then
 }

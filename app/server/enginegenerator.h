@@ -38,6 +38,7 @@ public:
 
 private:
     struct Call; // one withModel call on its way to the engine thread
+    std::shared_ptr<Call> pendingCall() const; // the latest withModel call, if it has not returned
 
     EngineWorker* const m_worker;
     mutable std::mutex m_mutex;

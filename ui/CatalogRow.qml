@@ -21,6 +21,7 @@ Item {
     required property string quant
     required property string format
     required property int fileCount
+    required property bool shardsFromIndex
     required property real sizeBytes
     required property string license
     required property bool coming
@@ -156,7 +157,8 @@ Item {
                 Label {
                     Layout.fillWidth: true
                     text: [root.sizeText,
-                           root.format === "safetensors" ? qsTr("Hugging Face folder, %1 files").arg(root.fileCount)
+                           root.format === "safetensors" ? (root.shardsFromIndex ? qsTr("Hugging Face folder, shards as its index lists them")
+                                                                                 : qsTr("Hugging Face folder, %1 files").arg(root.fileCount))
                                                          : root.fileCount > 1 ? qsTr("GGUF in %1 parts").arg(root.fileCount) : "GGUF",
                            qsTr("licence: %1").arg(root.license)].join(" · ")
                     textFormat: Text.PlainText

@@ -9,6 +9,8 @@
 
 #include <cmath>
 
+#include "shardindex.h"
+
 namespace {
 
 // The place in the catalog an error is about: "families[3] (qwen3-8b).variants[1] (Q4_K_M)".
@@ -177,7 +179,21 @@ bool readFile(const QJsonObject& o, const Where& where, CatalogFile& f, QString*
         if (r.ok() && !matches(f.sha256, "[0-9a-f]{64}"))
             r.fail(QStringLiteral("sha256"), QStringLiteral("must be 64 hexadecimal digits"));
     }
+    f.optional = r.flag(QStringLiteral("optional"));
     return r.ok();
+}
+
+// What makes the model may not be optional: its weights, config.json and the safetensors index.
+bool checkOptional(const CatalogVariant& v, Reader& r)
+{
+    for (int i = 0; i < v.files.size(); ++i) {
+        const QString name = v.files[i].fileName();
+        if (v.files[i].optional &&
+            (name == QStringLiteral("config.json") || name == QLatin1String(kShardIndexName) ||
+             name.endsWith(QStringLiteral(".safetensors")) || name.endsWith(QStringLiteral(".gguf"), Qt::CaseInsensitive)))
+            return r.fail(QStringLiteral("files[%1].optional").arg(i), QStringLiteral("'%1' is required: it makes the model").arg(name));
+    }
+    return true;
 }
 
 bool checkGgufParts(const CatalogVariant& v, Reader& r)
@@ -207,12 +223,26 @@ bool checkGgufParts(const CatalogVariant& v, Reader& r)
 
 bool checkSafetensors(const CatalogVariant& v, Reader& r)
 {
-    bool config = false, weights = false;
-    for (const CatalogFile& f : v.files) {
+    bool config = false, weights = false, index = false;
+    for (int i = 0; i < v.files.size(); ++i) {
+        const CatalogFile& f = v.files[i];
         config = config || f.path == QStringLiteral("config.json");
+        index = index || f.path == QLatin1String(kShardIndexName);
         weights = weights || f.fileName().endsWith(QStringLiteral(".safetensors"));
         if (f.path.contains(QLatin1Char('/')))
             return r.fail(QStringLiteral("files"), QStringLiteral("'%1': a Hugging Face folder's files sit at its top").arg(f.path));
+        if (v.shardsFromIndex && f.fileName().endsWith(QStringLiteral(".safetensors")))
+            return r.fail(QStringLiteral("files[%1].path").arg(i),
+                          QStringLiteral("'%1': with shardsFromIndex the .safetensors files come from the index, "
+                                         "not from the catalog")
+                              .arg(f.path));
+    }
+    if (v.shardsFromIndex) {
+        if (!config || !index)
+            return r.fail(QStringLiteral("files"), QStringLiteral("with shardsFromIndex the files must include config.json "
+                                                                  "and %1")
+                                                       .arg(QLatin1String(kShardIndexName)));
+        return true;
     }
     if (!config || !weights)
         return r.fail(QStringLiteral("files"), QStringLiteral("a safetensors model needs config.json and .safetensors files"));
@@ -237,6 +267,9 @@ bool readVariant(const QJsonObject& o, const Where& where, const CatalogFamily& 
     v.license = r.has(QStringLiteral("license")) ? r.text(QStringLiteral("license"), true) : family.license;
     v.licenseUrl = r.has(QStringLiteral("licenseUrl")) ? r.text(QStringLiteral("licenseUrl"), true, 400) : family.licenseUrl;
     v.requiresArch = r.has(QStringLiteral("requires")) ? r.text(QStringLiteral("requires"), true) : family.requiresArch;
+    v.shardsFromIndex = r.flag(QStringLiteral("shardsFromIndex"));
+    if (r.ok() && v.shardsFromIndex && v.format != QStringLiteral("safetensors"))
+        r.fail(QStringLiteral("shardsFromIndex"), QStringLiteral("only a safetensors variant has a shard index"));
     const QJsonArray files = r.array(QStringLiteral("files"), true);
     QSet<QString> names;
     for (int i = 0; r.ok() && i < files.size(); ++i) {
@@ -253,6 +286,8 @@ bool readVariant(const QJsonObject& o, const Where& where, const CatalogFamily& 
     }
     if (r.ok())
         v.format == QStringLiteral("gguf") ? checkGgufParts(v, r) : checkSafetensors(v, r);
+    if (r.ok())
+        checkOptional(v, r);
     if (r.ok() && v.format == QStringLiteral("safetensors") && !isSafeFileName(v.localName()))
         r.fail(QStringLiteral("files"), QStringLiteral("the repository name does not make a folder name"));
     return r.ok();
@@ -387,6 +422,8 @@ QString CatalogFile::url(const QString& endpoint, const QString& revision) const
 
 qint64 CatalogVariant::totalBytes() const
 {
+    if (shardsFromIndex) // the shards' sizes are known only once they download
+        return -1;
     qint64 total = 0;
     for (const CatalogFile& f : files) {
         if (f.sizeBytes < 0)

@@ -15,6 +15,9 @@ struct CatalogFile {
     QString path;          // inside the repo, '/'-separated plain segments: "Q8_0/x-00001-of-00002.gguf"
     qint64 sizeBytes = -1; // -1: unknown
     QString sha256;        // 64 lower-case hex digits; empty: unknown
+    // A file whose presence in the repository was not checked (generation_config.json): a 404
+    // for it is skipped. Never the weights, config.json or the safetensors index.
+    bool optional = false;
     // The last segment of `path`: the name the file gets on disk (never a path).
     QString fileName() const;
     // Where to download it: {endpoint}/{repo}/resolve/{revision}/{path}. `endpoint` without a
@@ -56,9 +59,12 @@ struct CatalogVariant {
     QString license;       // SPDX-like id ("apache-2.0"), or "other" with licenseUrl
     QString licenseUrl;
     QString requiresArch;      // an architecture the engine must support first ("qwen35"); empty: none
+    // Safetensors only: the shard files are not listed; the downloader reads them from the
+    // variant's model.safetensors.index.json (its weight_map) once that file is in.
+    bool shardsFromIndex = false;
 
     QString id() const { return familyId + QLatin1Char(':') + quant; } // "qwen3-8b:Q4_K_M"
-    // Sum of the files, or -1 when any size is unknown.
+    // Sum of the files, or -1 when any size is unknown (always, with shardsFromIndex).
     qint64 totalBytes() const;
     // Where the model lives in the models folder, relative to it: the first GGUF's file name, or
     // for safetensors the folder the files go in ("Qwen3-8B"). Always a single plain segment.

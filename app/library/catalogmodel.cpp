@@ -60,6 +60,7 @@ QVariant CatalogVariantModel::data(const QModelIndex& index, int role) const
     case LocalPathRole: return r.localPath;
     case ErrorRole: return r.fit.error;
     case FirstInFamilyRole: return index.row() == 0 || m_rows.at(index.row() - 1).family.id != r.family.id;
+    case ShardsFromIndexRole: return v.shardsFromIndex;
     case VerifiedRole:
         return std::all_of(v.files.begin(), v.files.end(), [](const CatalogFile& f) { return !f.sha256.isEmpty(); });
     }
@@ -83,7 +84,7 @@ QHash<int, QByteArray> CatalogVariantModel::roleNames() const
             {TokensPerSecondRole, "tokensPerSecond"}, {RecommendedRole, "recommended"},
             {DownloadedRole, "downloaded"},     {LocalPathRole, "localPath"},
             {ErrorRole, "error"},               {VerifiedRole, "verified"},
-            {FirstInFamilyRole, "firstInFamily"}};
+            {FirstInFamilyRole, "firstInFamily"},  {ShardsFromIndexRole, "shardsFromIndex"}};
 }
 
 void CatalogVariantModel::setRows(const QList<CatalogRow>& rows)

@@ -60,6 +60,7 @@ public:
         ErrorRole,
         VerifiedRole,       // every file has a published SHA-256
         FirstInFamilyRole,  // the family's first variant: its row carries the family's heading
+        ShardsFromIndexRole, // its shards come from its index at download time (not in fileCount)
     };
     Q_ENUM(Role)
 

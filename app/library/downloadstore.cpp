@@ -37,6 +37,8 @@ DownloadItemRecord itemFromRow(const QSqlQuery& q)
     r.linkedEtag = q.value(6).toString();
     r.received = q.value(7).toLongLong();
     r.complete = q.value(8).toInt() != 0;
+    r.item.optional = q.value(10).toInt() != 0;
+    r.item.listsShards = q.value(11).toInt() != 0;
     return r;
 }
 
@@ -108,19 +110,46 @@ hearth::Result<qint64> DownloadStore::insert(const DownloadRequest& request, con
         q.addBindValue(v);
     HEARTH_TRY(store::runQuery(q, QStringLiteral("adding a download")));
     const qint64 id = q.lastInsertId().toLongLong();
-    for (int i = 0; i < request.items.size(); ++i) {
-        const DownloadItem& item = request.items[i];
-        QSqlQuery f(m_db);
-        f.prepare(QStringLiteral("INSERT INTO download_files (download_id, position, repo, remote_path, revision, "
-                                 "local_path, catalog_size, size, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-        for (const QVariant& v : {QVariant(id), QVariant(i), text(item.repo), text(item.remotePath),
-                                  text(item.revision), text(item.localPath), nullableSize(item.expectedBytes),
-                                  nullableSize(item.expectedBytes), text(item.sha256)})
-            f.addBindValue(v);
-        HEARTH_TRY(store::runQuery(f, QStringLiteral("adding the files of a download")));
-    }
+    for (int i = 0; i < request.items.size(); ++i)
+        HEARTH_TRY(insertItem(id, i, request.items[i], DownloadItemRecord{request.items[i]}));
     HEARTH_TRY(tx.commit());
     return id;
+}
+
+hearth::Status DownloadStore::insertItem(qint64 id, int position, const DownloadItem& asked, const DownloadItemRecord& item)
+{
+    QSqlQuery f(m_db);
+    f.prepare(QStringLiteral("INSERT INTO download_files (download_id, position, repo, remote_path, revision, "
+                             "local_path, catalog_size, size, sha256, linked_etag, received, complete, optional, "
+                             "lists_shards) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant& v : {QVariant(id), QVariant(position), text(item.item.repo), text(item.item.remotePath),
+                              text(item.item.revision), text(item.item.localPath), nullableSize(asked.expectedBytes),
+                              nullableSize(item.item.expectedBytes), text(item.item.sha256), text(item.linkedEtag),
+                              QVariant(item.received), QVariant(item.complete ? 1 : 0),
+                              QVariant(item.item.optional ? 1 : 0), QVariant(item.item.listsShards ? 1 : 0)})
+        f.addBindValue(v);
+    return store::runQuery(f, QStringLiteral("adding the files of a download"));
+}
+
+hearth::Status DownloadStore::saveItems(const DownloadRecord& record)
+{
+    HEARTH_TRY(requireOpen());
+    store::WriteTransaction tx(m_db);
+    HEARTH_TRY(tx.status());
+    QSqlQuery d(m_db);
+    d.prepare(QStringLiteral("DELETE FROM download_files WHERE download_id = ?"));
+    d.addBindValue(record.id);
+    HEARTH_TRY(store::runQuery(d, QStringLiteral("replacing the files of a download")));
+    for (int i = 0; i < record.items.size(); ++i)
+        HEARTH_TRY(insertItem(record.id, i, record.request.items.value(i, record.items[i].item), record.items[i]));
+    QSqlQuery q(m_db);
+    q.prepare(QStringLiteral("UPDATE downloads SET estimated_size = ?, updated = ? WHERE id = ?"));
+    for (const QVariant& v : {nullableSize(record.estimatedBytes), QVariant(now()), QVariant(record.id)})
+        q.addBindValue(v);
+    HEARTH_TRY(store::runQuery(q, QStringLiteral("saving the files of a download")));
+    if (q.numRowsAffected() == 0)
+        return hearth::notFound("download " + std::to_string(record.id) + " does not exist");
+    return tx.commit();
 }
 
 hearth::Result<QList<DownloadRecord>> DownloadStore::select(const QString& where, qint64 id)
@@ -128,7 +157,7 @@ hearth::Result<QList<DownloadRecord>> DownloadStore::select(const QString& where
     HEARTH_TRY(requireOpen());
     QSqlQuery q(m_db);
     q.prepare(QStringLiteral("SELECT id, key, name, local_name, entry_path, license, license_url, folder, state, "
-                             "error, created, updated FROM downloads %1 ORDER BY id").arg(where));
+                             "error, created, updated, estimated_size FROM downloads %1 ORDER BY id").arg(where));
     if (id > 0)
         q.addBindValue(id);
     HEARTH_TRY(store::runQuery(q, QStringLiteral("reading the downloads")));
@@ -147,12 +176,13 @@ hearth::Result<QList<DownloadRecord>> DownloadStore::select(const QString& where
         r.error = q.value(9).toString();
         r.created = q.value(10).toLongLong();
         r.updated = q.value(11).toLongLong();
+        r.estimatedBytes = q.value(12).isNull() ? -1 : q.value(12).toLongLong();
         out << r;
     }
     for (DownloadRecord& r : out) {
         QSqlQuery f(m_db);
         f.prepare(QStringLiteral("SELECT repo, remote_path, revision, local_path, size, sha256, linked_etag, "
-                                 "received, complete, catalog_size FROM download_files WHERE download_id = ? "
+                                 "received, complete, catalog_size, optional, lists_shards FROM download_files WHERE download_id = ? "
                                  "ORDER BY position"));
         f.addBindValue(r.id);
         HEARTH_TRY(store::runQuery(f, QStringLiteral("reading the files of a download")));

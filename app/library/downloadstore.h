@@ -1,6 +1,6 @@
 // DownloadStore: the downloads and their files in the history database (tables downloads and
-// download_files, schema v3 of app/store/store_schema.h), so that a download outlives the app: a
-// paused, failed or interrupted one resumes from its .part after a restart.
+// download_files, schema v3 and v4 of app/store/store_schema.h), so that a download outlives the
+// app: a paused, failed or interrupted one resumes from its .part after a restart.
 //
 // It opens its own connection to the file (ConversationStore's conventions: WAL, foreign keys,
 // the same migrations), so the headless `hearth --pull` uses it without the chat history.
@@ -38,6 +38,9 @@ public:
     hearth::Status setState(qint64 id, DownloadState state, const QString& error = {});
     // The file at `position`: what is known about it now (size, hash, etag, bytes, complete).
     hearth::Status saveItem(qint64 id, int position, const DownloadItemRecord& item);
+    // Every file of `record` in one transaction, in place of those stored, with its estimated
+    // total: the list changed (a safetensors index added its shards, an optional file was dropped).
+    hearth::Status saveItems(const DownloadRecord& record);
     hearth::Status remove(qint64 id);
 
     // The clock (ms since the epoch); empty: the system clock. For tests.
@@ -47,6 +50,8 @@ private:
     qint64 now() const;
     hearth::Status requireOpen() const;
     hearth::Result<QList<DownloadRecord>> select(const QString& where, qint64 id);
+    // One row of download_files (inside the caller's transaction); `asked` gives catalog_size.
+    hearth::Status insertItem(qint64 id, int position, const DownloadItem& asked, const DownloadItemRecord& item);
 
     QString m_connectionName;
     QSqlDatabase m_db;

@@ -16,6 +16,7 @@
 #include "downloadtransfer.h"
 #include "filesink.h"
 #include "hfendpoint.h"
+#include "shardindex.h"
 
 namespace {
 
@@ -88,6 +89,9 @@ DownloadProgress DownloadTask::progress() const
         p.receivedBytes += live ? m_part->size() : r.received;
         p.totalBytes = (p.totalBytes < 0 || r.item.expectedBytes < 0) ? -1 : p.totalBytes + r.item.expectedBytes;
     }
+    // A safetensors index's total stands in until every shard's size is known (an estimate).
+    if (p.totalBytes < 0 && m_record.estimatedBytes > 0)
+        p.totalBytes = std::max(m_record.estimatedBytes, p.receivedBytes);
     if (m_record.state == DownloadState::Running && m_transfer) {
         p.bytesPerSecond = m_rate;
         if (p.totalBytes >= 0 && m_rate >= 1) {
@@ -217,6 +221,11 @@ void DownloadTask::onHeaders(int i)
         }
         r.item.expectedBytes = remote;
     }
+    if (r.item.listsShards && remote > kMaxShardIndexBytes) {
+        m_transfer->fail(tr("%1 has %2 bytes on the server: too large for a safetensors index")
+                             .arg(r.item.localPath, QString::number(remote)));
+        return;
+    }
     const QString etag = m_transfer->linkedEtag();
     if (isSha256(etag)) {
         if (!r.item.sha256.isEmpty() && etag != r.item.sha256.toLower()) {
@@ -288,6 +297,10 @@ void DownloadTask::onTransferFinished(int i, const TransferResult& result)
     case TransferResult::Fail:
         if (startOver) {
             scheduleRetry(i, result.error, 0);
+            return;
+        }
+        if (result.httpStatus == 404 && r.item.optional) {
+            dropOptional(i);
             return;
         }
         failWith(result.error);
@@ -379,6 +392,11 @@ bool DownloadTask::checkDiskSpace(int fromItem, QString* error) const
         const qint64 have = (m_part && m_hashedItem == i) ? m_part->size() : QFileInfo(partPath(i)).size();
         needed += std::max<qint64>(0, r.item.expectedBytes - have);
     }
+    // Sizes not all known yet: a safetensors index's total says what is still coming.
+    const bool sizesKnown = std::all_of(m_record.items.begin(), m_record.items.end(),
+                                        [](const DownloadItemRecord& r) { return r.item.expectedBytes >= 0; });
+    if (!sizesKnown && m_record.estimatedBytes > 0)
+        needed = std::max(needed, m_record.estimatedBytes - progress().receivedBytes);
     const qint64 available = m_context->files->availableBytes(m_record.folder);
     if (needed == 0 || available < 0 || needed + m_context->options.reserveBytes <= available)
         return true;

@@ -6,8 +6,12 @@
 // matches its expected SHA-256 (the catalog's, else the server's X-Linked-Etag) and size are the
 // .part files renamed to their final names (the model's entry file last, never over an existing
 // file); then the task is Done and the store says so.
+// A safetensors index (DownloadItem::listsShards) adds the shards its weight_map names once it is
+// verified; an optional file the server does not have (404) is dropped. Both change the file list,
+// which the store then keeps whole, so that a restart resumes the same list.
 // Threads: the queue's thread. Owned by the DownloadQueue. (downloadtask.cpp: transfers and
-// retries; downloadtask_verify.cpp: re-hashing a .part, verifying, moving into place.)
+// retries; downloadtask_verify.cpp: re-hashing a .part, verifying, moving into place;
+// downloadtask_index.cpp: the shards of an index, optional files.)
 #pragma once
 
 #include <QCryptographicHash>
@@ -94,6 +98,9 @@ private:
     void failWith(const QString& error);
     void failWith(const hearth::Status& status) { failWith(QString::fromStdString(status.message())); }
     void saveItem(int i);
+    void saveItems();
+    bool addShards(int i);
+    void dropOptional(int i);
     void sampleSpeed();
     bool checkDiskSpace(int fromItem, QString* error) const;
     void dropTransfer();

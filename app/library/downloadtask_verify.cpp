@@ -79,7 +79,10 @@ void DownloadTask::itemComplete(int i)
     r.complete = true;
     r.item.expectedBytes = size;
     r.received = size;
-    saveItem(i);
+    if (!r.item.listsShards)
+        saveItem(i);
+    else if (!addShards(i)) // saves the whole list, this file's completion with it
+        return;
     m_part.reset();
     m_hash.reset();
     m_hashedItem = -1;

@@ -1,6 +1,7 @@
 #include "downloadtypes.h"
 
 #include "catalog.h"
+#include "shardindex.h"
 
 DownloadRequest requestFromCatalog(const CatalogFamily& family, const CatalogVariant& variant)
 {
@@ -21,6 +22,8 @@ DownloadRequest requestFromCatalog(const CatalogFamily& family, const CatalogVar
         item.localPath = folder ? r.localName + QLatin1Char('/') + f.fileName() : f.fileName();
         item.expectedBytes = f.sizeBytes;
         item.sha256 = f.sha256;
+        item.optional = f.optional;
+        item.listsShards = variant.shardsFromIndex && f.fileName() == QLatin1String(kShardIndexName);
         r.items << item;
     }
     // The file that makes the rest a model is moved in last, so that a scan of the folder never

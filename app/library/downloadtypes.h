@@ -17,6 +17,10 @@ struct DownloadItem {
     QString localPath;     // relative to the models folder: "x.gguf" or "Qwen3-8B/config.json"
     qint64 expectedBytes = -1; // -1: unknown until a server says (X-Linked-Size, Content-Length)
     QString sha256;        // 64 lower-case hex digits; empty: unknown until X-Linked-Etag gives it
+    bool optional = false; // a 404 drops it from the download instead of failing it
+    // A safetensors index (shardindex.h): once it is in, the shards its weight_map names join the
+    // download as files of the same repository and revision.
+    bool listsShards = false;
 };
 
 // What a download is for: one catalog variant, its files, and what the user agreed to.
@@ -60,6 +64,9 @@ struct DownloadRecord {
     DownloadState state = DownloadState::Queued;
     QString error;
     QList<DownloadItemRecord> items;
+    // The index's metadata.total_size plus the other files' sizes: the total shown while the
+    // shards' own sizes are not all known yet. -1: none.
+    qint64 estimatedBytes = -1;
     qint64 created = 0, updated = 0; // ms since the epoch
 };
 

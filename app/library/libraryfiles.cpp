@@ -5,6 +5,10 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
+
+#include "shardindex.h"
+
 namespace {
 
 bool isHfFolder(const QDir& dir)
@@ -38,9 +42,16 @@ bool isVariantDownloaded(const QString& folder, const CatalogVariant& variant)
         return false;
     const QDir dir = variant.format == QStringLiteral("safetensors") ? QDir(path) : QDir(folder);
     for (const CatalogFile& f : variant.files)
-        if (!QFileInfo(dir.filePath(f.fileName())).isFile())
+        if (!f.optional && !QFileInfo(dir.filePath(f.fileName())).isFile())
             return false;
-    return true;
+    if (!variant.shardsFromIndex)
+        return true;
+    // The shards are those its index names (a small file, read off the GUI thread).
+    ShardIndex index;
+    if (!readShardIndex(dir.filePath(QLatin1String(kShardIndexName)), &index, nullptr))
+        return false;
+    return std::all_of(index.shards.begin(), index.shards.end(),
+                       [&dir](const QString& shard) { return QFileInfo(dir.filePath(shard)).isFile(); });
 }
 
 QStringList watchFolders(const QString& folder)

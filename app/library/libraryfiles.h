@@ -11,7 +11,8 @@
 
 // `folder`/variant.localName(): a GGUF (the first part of a split one) or a Hugging Face folder.
 QString variantLocalPath(const QString& folder, const CatalogVariant& variant);
-// Every file of the variant is in place (a partial download's .part files do not count).
+// Every file of the variant is in place (a partial download's .part files do not count): its
+// files that are not optional and, with shardsFromIndex, every shard its index names.
 bool isVariantDownloaded(const QString& folder, const CatalogVariant& variant);
 
 // `folder` and its subfolders two levels down: where findModelPaths looks, so where to watch.

@@ -108,6 +108,14 @@ const char* const kVersion3[] = {
     "CREATE INDEX downloads_by_key ON downloads(key)",
 };
 
+// A catalog file whose presence was not checked (a 404 drops it), the safetensors index whose
+// weight_map adds the shards once it is in, and the total that index states (NULL: none).
+const char* const kVersion4[] = {
+    "ALTER TABLE download_files ADD COLUMN optional INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE download_files ADD COLUMN lists_shards INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE downloads ADD COLUMN estimated_size INTEGER",
+};
+
 template <size_t N>
 QStringList statements(const char* const (&list)[N])
 {
@@ -123,6 +131,7 @@ QStringList step(int version)
     case 1: return statements(kVersion1);
     case 2: return statements(kVersion2);
     case 3: return statements(kVersion3);
+    case 4: return statements(kVersion4);
     default: return {};
     }
 }

@@ -7,6 +7,7 @@
 //       thinking, statistics and stop reason; the alternatives tree (parent_id, is_current);
 //       streaming replies; FTS5 (trigram) search over finished messages, kept by triggers
 //   v3  model downloads and their files (app/library/downloadstore.h)
+//   v4  optional download files, a safetensors index that adds its shards, the estimated total
 //
 // Internal to app/store/ and app/library's DownloadStore (which opens the same file); tests use
 // migrate() with an older target to build an old file.
@@ -18,7 +19,7 @@
 
 namespace store {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 hearth::Result<int> schemaVersion(QSqlDatabase& db);
 

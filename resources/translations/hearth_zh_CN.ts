@@ -188,6 +188,10 @@
         <source>The catalog does not list this model&apos;s sizes, so Hearth cannot estimate whether it fits. Once it is downloaded, the library estimates it from the file.</source>
         <translation>目录中没有列出此模型的规模，因此 Hearth 无法估计它是否放得下。下载之后，模型库会根据文件进行估计。</translation>
     </message>
+    <message>
+        <source>Hugging Face folder, shards as its index lists them</source>
+        <translation>Hugging Face 文件夹，分片以其索引所列为准</translation>
+    </message>
 </context>
 <context>
     <name>ChatController</name>
@@ -951,6 +955,14 @@
     <message>
         <source>not enough free disk space in %1: %2 needed, %3 free</source>
         <translation>%1 的磁盘空间不足：需要 %2，可用 %3</translation>
+    </message>
+    <message>
+        <source>%1 has %2 bytes on the server: too large for a safetensors index</source>
+        <translation>服务器上的 %1 有 %2 字节：作为 safetensors 索引太大</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used: %2</source>
+        <translation>无法使用 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2329,6 +2341,41 @@
     <message>
         <source>Save</source>
         <translation>保存</translation>
+    </message>
+</context>
+<context>
+    <name>ShardIndex</name>
+    <message>
+        <source>the index is larger than %1 bytes</source>
+        <translation>索引大于 %1 字节</translation>
+    </message>
+    <message>
+        <source>the index is not valid JSON: %1</source>
+        <translation>索引不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>the index has no weight_map naming its shards</source>
+        <translation>索引没有列出分片的 weight_map</translation>
+    </message>
+    <message>
+        <source>the index maps the tensor &apos;%1&apos; to no file name</source>
+        <translation>索引没有为张量“%1”给出文件名</translation>
+    </message>
+    <message>
+        <source>the index names the shard &apos;%1&apos;: %2</source>
+        <translation>索引列出的分片“%1”：%2</translation>
+    </message>
+    <message>
+        <source>the index names the shard &apos;%1&apos;, which is not a .safetensors file</source>
+        <translation>索引列出的分片“%1”不是 .safetensors 文件</translation>
+    </message>
+    <message>
+        <source>the index names more than %1 shards</source>
+        <translation>索引列出的分片超过 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,9 @@
 // The model catalog: the built-in resources/catalog.json parses and says what the library needs;
 // malformed catalogs (missing fields, wrong types, absurd sizes, path-like or hidden file names,
 // bad hashes, wrong schema versions) are refused with an error that names the entry and field;
-// thousands of random corruptions never crash the parser nor let an unsafe name through.
+// thousands of random corruptions never crash the parser nor let an unsafe name through. Variants
+// whose shards come from their index, optional files, and that index (shardindex.h) as the
+// untrusted file it is.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -10,6 +12,7 @@
 #include <QTest>
 
 #include "catalog.h"
+#include "shardindex.h"
 
 namespace {
 
@@ -79,6 +82,31 @@ QByteArray with(const QString& path, const QJsonValue& value)
     return bytes(edited(validCatalog(), path.split(QLatin1Char('/')), value).toObject());
 }
 
+// validCatalog() with a 16-bit source whose shards come from its index: config.json, an optional
+// generation_config.json, the index.
+QJsonObject indexedCatalog()
+{
+    const auto file = [](const char* path) { return QJsonObject{{"repo", "Owner/Model"}, {"path", path}}; };
+    QJsonObject generation = file("generation_config.json");
+    generation["optional"] = true;
+    const QJsonObject variant{{"quant", "BF16"}, {"format", "safetensors"}, {"shardsFromIndex", true},
+                              {"files", QJsonArray{file("config.json"), generation, file("model.safetensors.index.json")}}};
+    return edited(validCatalog(), {"families", "0", "variants", "0"}, variant).toObject();
+}
+
+QByteArray indexedWith(const QString& path, const QJsonValue& value)
+{
+    return bytes(edited(indexedCatalog(), path.split(QLatin1Char('/')), value).toObject());
+}
+
+// `catalog` with one more file in its first variant.
+QJsonObject withFile(const QJsonObject& catalog, const QString& path)
+{
+    QJsonArray files = catalog["families"][0]["variants"][0]["files"].toArray();
+    files.append(QJsonObject{{"repo", "Owner/Model"}, {"path", path}});
+    return edited(catalog, {"families", "0", "variants", "0", "files"}, files).toObject();
+}
+
 const QString kFile = QStringLiteral("families/0/variants/0/files/0/");
 const QString kFileAt = QStringLiteral("families[0] (fam).variants[0] (Q4_K_M).files[0].");
 
@@ -95,6 +123,8 @@ private slots:
     void malformedCatalogs_data();
     void malformedCatalogs();
     void splitGgufParts();
+    void shardsFromIndex();
+    void shardIndexFiles();
     void safeFileNames();
     void catalogLocation();
     void randomCorruptionsNeverCrash();
@@ -149,6 +179,25 @@ void TestCatalog::builtInCatalog()
     QVERIFY(source);
     QCOMPARE(source->localName(), QStringLiteral("Qwen3-8B"));
     QCOMPARE(source->totalBytes(), qint64(-1)); // sizes not published: unknown, not guessed
+    QVERIFY(!source->shardsFromIndex);
+    // The 27B 16-bit sources: shards from their index, two files optional, nothing else.
+    for (const char* spec : {"qwen3.5-27b:BF16", "qwen3.6-27b:BF16"}) {
+        const CatalogVariant* v = catalog.resolve(QString::fromLatin1(spec));
+        QVERIFY2(v && v->shardsFromIndex, spec);
+        QCOMPARE(v->format, QStringLiteral("safetensors"));
+        QCOMPARE(v->revision, QStringLiteral("main"));
+        QCOMPARE(v->totalBytes(), qint64(-1));
+        QStringList required, optional;
+        for (const CatalogFile& f : v->files) {
+            QCOMPARE(f.repo, QStringLiteral("Qwen/") + v->localName());
+            (f.optional ? optional : required) << f.path;
+        }
+        required.sort();
+        optional.sort();
+        QCOMPARE(required, (QStringList{"config.json", "model.safetensors.index.json", "tokenizer.json", "tokenizer_config.json"}));
+        QCOMPARE(optional, (QStringList{"chat_template.jinja", "generation_config.json"}));
+    }
+    QCOMPARE(catalog.resolve(QStringLiteral("qwen3.6-27b:BF16"))->localName(), QStringLiteral("Qwen3.6-27B"));
 }
 
 void TestCatalog::resolvesFamilyAndQuant()
@@ -282,6 +331,21 @@ void TestCatalog::malformedCatalogs_data()
     const QJsonObject safetensors =
         edited(validCatalog(), QStringLiteral("families/0/variants/0/format").split('/'), "safetensors").toObject();
     QTest::newRow("no config") << bytes(safetensors) << QStringLiteral("(Q4_K_M).files") << QStringLiteral("config.json");
+    QTest::newRow("shards of a gguf") << with("families/0/variants/0/shardsFromIndex", true)
+                                      << QStringLiteral("(Q4_K_M).shardsFromIndex") << QStringLiteral("only a safetensors");
+    QTest::newRow("shards text") << indexedWith("families/0/variants/0/shardsFromIndex", "yes")
+                                 << QStringLiteral("(BF16).shardsFromIndex") << QStringLiteral("true or false");
+    QTest::newRow("shards listed too") << bytes(withFile(indexedCatalog(), "model-00001-of-00002.safetensors"))
+                                       << QStringLiteral("(BF16).files[3].path") << QStringLiteral("come from the index");
+    QTest::newRow("shards without index") << indexedWith("families/0/variants/0/files/2/path", "tokenizer.json")
+                                          << QStringLiteral("(BF16).files") << QStringLiteral("model.safetensors.index.json");
+    QTest::newRow("optional config") << indexedWith("families/0/variants/0/files/0/optional", true)
+                                     << QStringLiteral("(BF16).files[0].optional") << QStringLiteral("'config.json' is required");
+    QTest::newRow("optional index") << indexedWith("families/0/variants/0/files/2/optional", true)
+                                    << QStringLiteral("(BF16).files[2].optional") << QStringLiteral("index.json' is required");
+    QTest::newRow("optional gguf") << with(kFile + "optional", true) << QStringLiteral("(Q4_K_M).files[0].optional")
+                                   << QStringLiteral("'Model-Q4_K_M.gguf' is required");
+    QTest::newRow("optional text") << with(kFile + "optional", "no") << kFileAt + "optional" << QStringLiteral("true or false");
 }
 
 void TestCatalog::malformedCatalogs()
@@ -319,6 +383,89 @@ void TestCatalog::splitGgufParts()
         QVERIFY2(!catalog.parse(parts(bad), &error), qPrintable(bad.join(' ')));
         QVERIFY2(error.contains(QStringLiteral("(Q4_K_M).files")), qPrintable(error));
     }
+}
+
+void TestCatalog::shardsFromIndex()
+{
+    Catalog catalog;
+    QString error;
+    QJsonObject o = indexedCatalog();
+    // Sizes given for every listed file still make no total: the shards are not among them.
+    for (int i = 0; i < 3; ++i)
+        o = edited(o, QStringLiteral("families/0/variants/0/files/%1/size").arg(i).split('/'), 100).toObject();
+    QVERIFY2(catalog.parse(bytes(o), &error), qPrintable(error));
+    const CatalogVariant& v = catalog.families().first().variants.first();
+    QVERIFY(v.shardsFromIndex);
+    QCOMPARE(v.totalBytes(), qint64(-1));
+    QCOMPARE(v.localName(), QStringLiteral("Model"));
+    QCOMPARE(v.files.size(), 3);
+    QVERIFY(!v.files[0].optional && v.files[1].optional && !v.files[2].optional);
+    // false is the same as absent; an optional file of a plain variant is fine too.
+    QVERIFY2(catalog.parse(indexedWith("families/0/variants/0/files/1/optional", false), &error), qPrintable(error));
+    QVERIFY(!catalog.families().first().variants.first().files[1].optional);
+    QJsonObject listed = edited(indexedCatalog(), {"families", "0", "variants", "0", "shardsFromIndex"}, false).toObject();
+    listed = withFile(listed, "model.safetensors");
+    QVERIFY2(catalog.parse(bytes(listed), &error), qPrintable(error));
+    QVERIFY(!catalog.families().first().variants.first().shardsFromIndex);
+    QVERIFY(catalog.families().first().variants.first().files[1].optional);
+}
+
+void TestCatalog::shardIndexFiles()
+{
+    const auto index = [](const QJsonObject& map, const QJsonValue& total = QJsonValue(QJsonValue::Undefined)) {
+        QJsonObject o{{"weight_map", map}};
+        if (!total.isUndefined())
+            o["metadata"] = QJsonObject{{"total_size", total}};
+        return QJsonDocument(o).toJson();
+    };
+    ShardIndex parsed;
+    QString error;
+    QVERIFY2(parseShardIndex(index({{"b.weight", "model-00002-of-00002.safetensors"},
+                                    {"a.weight", "model-00001-of-00002.safetensors"},
+                                    {"c.weight", "model-00002-of-00002.safetensors"}},
+                                   55560000000.0),
+                             &parsed, &error),
+             qPrintable(error));
+    QCOMPARE(parsed.shards, (QStringList{"model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"}));
+    QCOMPARE(parsed.totalBytes, qint64(55560000000));
+    for (const QJsonValue& junk : {QJsonValue("55 GB"), QJsonValue(-5), QJsonValue(1.5), QJsonValue(1e15)}) {
+        QVERIFY(parseShardIndex(index({{"w", "m.safetensors"}}, junk), &parsed, &error));
+        QCOMPARE(parsed.totalBytes, qint64(-1)); // only an estimate: a bad one is no estimate
+    }
+    // Each refusal names what is wrong with the value it quotes.
+    const QList<QPair<QByteArray, QString>> bad{
+        {index({{"w", "../x.safetensors"}}), QStringLiteral("'../x.safetensors'")},
+        {index({{"w", "sub/x.safetensors"}}), QStringLiteral("'sub/x.safetensors': '/'")},
+        {index({{"w", ".x.safetensors"}}), QStringLiteral("hidden")},
+        {index({{"w", "x.bin"}}), QStringLiteral("'x.bin', which is not a .safetensors file")},
+        {index({{"w", "x.safetensors.part"}}), QStringLiteral("not a .safetensors file")},
+        {index({{"w", QStringLiteral("a\nb.safetensors")}}), QStringLiteral("'a?b.safetensors': control")},
+        {index({{"w", QString(260, QLatin1Char('a')) + ".safetensors"}}), QStringLiteral("255 bytes")},
+        {index({{"w", 7}}), QStringLiteral("tensor 'w' to no file name")},
+        {index({}), QStringLiteral("no weight_map")},
+        {QByteArray("{\"weight_map\": [\"x.safetensors\"]}"), QStringLiteral("no weight_map")},
+        {QByteArray("{\"weight_map\": {"), QStringLiteral("not valid JSON")},
+        {QByteArray("[1]"), QStringLiteral("no weight_map")},
+    };
+    for (const auto& [json, reason] : bad) {
+        QVERIFY2(!parseShardIndex(json, &parsed, &error), json.constData());
+        QVERIFY2(error.contains(reason), qPrintable(error));
+    }
+    QJsonObject many;
+    for (int i = 0; i <= kMaxShards; ++i)
+        many[QStringLiteral("t%1").arg(i)] = QStringLiteral("s%1.safetensors").arg(i);
+    QVERIFY(!parseShardIndex(index(many), &parsed, &error));
+    QVERIFY2(error.contains(QStringLiteral("more than 1000 shards")), qPrintable(error));
+    many.remove(QStringLiteral("t0"));
+    QVERIFY2(parseShardIndex(index(many), &parsed, &error), qPrintable(error));
+    QCOMPARE(parsed.shards.size(), kMaxShards);
+    QByteArray huge = index({{"w", "m.safetensors"}});
+    huge.insert(1, QByteArray(kMaxShardIndexBytes, ' '));
+    QVERIFY(!parseShardIndex(huge, &parsed, &error));
+    QVERIFY2(error.contains(QStringLiteral("larger than")), qPrintable(error));
+    QTemporaryDir dir;
+    QVERIFY(!readShardIndex(dir.filePath(QStringLiteral("missing.json")), &parsed, &error));
+    QVERIFY2(error.contains(QStringLiteral("missing.json")), qPrintable(error));
 }
 
 void TestCatalog::safeFileNames()

@@ -1,12 +1,18 @@
 // The downloader against a real HTTP server on 127.0.0.1 (httptestserver.h) that injects faults:
 // a connection dropped mid-body, a server that ignores Range, 404, 416, 500 then success, a slow
 // trickle, a stall, a wrong SHA-256, a redirect chain carrying X-Linked-Etag, a full disk (a file
-// layer failing with ENOSPC), pause/resume and a restart of the queue. In every case: nothing is
-// in the models folder unless verified, partial data is resumed where the server allows it, and
-// the state says what happened.
+// layer failing with ENOSPC), pause/resume and a restart of the queue; a 16-bit source whose
+// shards come from its index (the shards it names, an optional file missing, hostile indexes, a
+// restart mid-shard). In every case: nothing is in the models folder unless verified, partial
+// data is resumed where the server allows it, and the state says what happened.
+// Long (over 600 lines) because every case shares the one server-and-queue fixture below.
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -17,12 +23,15 @@
 #include <cerrno>
 
 #include "appsettings.h"
+#include "catalog.h"
 #include "downloadlistmodel.h"
 #include "downloadqueue.h"
 #include "downloadsafety.h"
 #include "filesink.h"
 #include "hfendpoint.h"
 #include "httptestserver.h"
+#include "modelscan.h"
+#include "shardindex.h"
 #include "store/conversation_store.h"
 #include "store/store_schema.h"
 
@@ -72,6 +81,39 @@ DownloadRequest requestFor(const QString& name, const QByteArray& body, bool kno
     r.items << DownloadItem{QStringLiteral("test/repo"), name, QStringLiteral("main"), name,
                             knownSize ? qint64(body.size()) : -1, knownSha ? sha256(body) : QString()};
     return r;
+}
+
+// The catalog's request for a 16-bit source whose shards come from its index, in repo test/repo
+// (so it lands in models/repo): config.json, an optional generation_config.json, tokenizer.json,
+// an optional chat_template.jinja and the index. No sizes or hashes, as in the real catalog.
+DownloadRequest indexedRequest()
+{
+    const auto file = [](const char* path, bool optional = false) {
+        return QJsonObject{{"repo", "test/repo"}, {"path", path}, {"optional", optional}};
+    };
+    const QJsonArray files{file("config.json"), file("generation_config.json", true), file("tokenizer.json"),
+                           file("chat_template.jinja", true), file("model.safetensors.index.json")};
+    const QJsonObject variant{{"quant", "BF16"}, {"format", "safetensors"}, {"shardsFromIndex", true}, {"files", files}};
+    const QJsonObject family{{"id", "src"}, {"name", "Source"}, {"license", "apache-2.0"},
+                             {"shape", QJsonObject{{"architecture", "qwen35"}}}, {"variants", QJsonArray{variant}}};
+    Catalog catalog;
+    QString error;
+    if (!catalog.parse(QJsonDocument(QJsonObject{{"schemaVersion", 1}, {"families", QJsonArray{family}}}).toJson(), &error))
+        qWarning("catalog: %s", qPrintable(error));
+    const CatalogFamily* f = catalog.family(QStringLiteral("src"));
+    return f ? requestFromCatalog(*f, f->variants.first()) : DownloadRequest();
+}
+
+// model.safetensors.index.json naming `shards` (two tensors in each), with metadata.total_size.
+QByteArray shardIndexJson(const QStringList& shards, qint64 totalSize)
+{
+    QJsonObject map;
+    for (int i = 0; i < shards.size(); ++i) {
+        map[QStringLiteral("layers.%1.a").arg(i)] = shards[i];
+        map[QStringLiteral("layers.%1.b").arg(i)] = shards[i];
+    }
+    return QJsonDocument(QJsonObject{{"metadata", QJsonObject{{"total_size", double(totalSize)}}}, {"weight_map", map}})
+        .toJson();
 }
 
 // The real file layer, except that writes fail with ENOSPC once `capacity` bytes were written
@@ -188,6 +230,25 @@ private:
             qWarning("add: %s", r.status().message().c_str());
         return r.isOk() ? *r : 0;
     }
+
+    // `body` as test/repo's `name`, with its SHA-256 in X-Linked-Etag as Hugging Face sends it.
+    void serve(const QString& name, const QByteArray& body, HttpRoute route = {})
+    {
+        route.body = body;
+        route.headers << qMakePair(QByteArray("X-Linked-Etag"), '"' + sha256(body).toLatin1() + '"');
+        m_server->setRoute(routeOf(name), route);
+    }
+    // indexedRequest()'s small files, except generation_config.json (a 404).
+    qint64 serveSourceFiles()
+    {
+        const QByteArray config = "{\"architectures\": [\"Qwen3_5ForConditionalGeneration\"]}", tokenizer = pattern(3000, 60),
+                         jinja = "{{ messages }}";
+        serve(QStringLiteral("config.json"), config);
+        serve(QStringLiteral("tokenizer.json"), tokenizer);
+        serve(QStringLiteral("chat_template.jinja"), jinja);
+        return config.size() + tokenizer.size() + jinja.size();
+    }
+    QString source(const QString& name = {}) const { return QDir(models()).filePath(QStringLiteral("repo/") + name); }
 
     // Nothing but `allowed` in the models folder (no stray .part, nothing unverified).
     QStringList modelFiles() const
@@ -638,6 +699,151 @@ private slots:
         QCOMPARE(modelFiles(), (QStringList{n1, n2}));
     }
 
+    void indexedVariantFetchesTheShardsItNames()
+    {
+        const QStringList names{QStringLiteral("model-00001-of-00003.safetensors"), QStringLiteral("model-00002-of-00003.safetensors"),
+                                QStringLiteral("model-00003-of-00003.safetensors")};
+        const QList<QByteArray> shards{pattern(50000, 40), pattern(60000, 41), pattern(70000, 42)};
+        const qint64 small = serveSourceFiles();
+        const qint64 tensorBytes = 180000 - 3000; // the index counts the tensors, not the shards' headers
+        const QByteArray index = shardIndexJson(names, tensorBytes);
+        serve(QString::fromLatin1(kShardIndexName), index);
+        for (int i = 0; i < 3; ++i)
+            serve(names[i], shards[i]);
+        serve(QStringLiteral("model-00004-of-00004.safetensors"), "not in the index");
+        auto q = makeQueue();
+        QList<DownloadProgress> seen;
+        connect(q.get(), &DownloadQueue::changed, this, [&seen](const DownloadProgress& p) { seen << p; });
+        const qint64 id = added(q->add(indexedRequest(), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(q->task(id)->progress().path, source().chopped(1));
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(fileBytes(source(names[i])), shards[i]);
+        QCOMPARE(fileBytes(source(QString::fromLatin1(kShardIndexName))), index);
+        QCOMPARE(QDir(source()).entryList(QDir::Files | QDir::Hidden, QDir::Name),
+                 (QStringList{"chat_template.jinja", "config.json", names[0], names[1], names[2],
+                              "model.safetensors.index.json", "tokenizer.json"}));
+        QCOMPARE(modelFiles(), QStringList{QStringLiteral("repo")});
+        QCOMPARE(findModelPaths(models()), QStringList{source().chopped(1)});
+        // Each file asked for once; the optional file the server lacks once (404, skipped); the
+        // shard the index does not name never.
+        for (const HttpHit& hit : m_server->hits())
+            QCOMPARE(m_server->hitsFor(hit.path).size(), 1);
+        QCOMPARE(m_server->hits().size(), 8);
+        QCOMPARE(m_server->hitsFor(routeOf(QStringLiteral("generation_config.json"))).first().status, 404);
+        QVERIFY(m_server->hitsFor(routeOf(QStringLiteral("model-00004-of-00004.safetensors"))).isEmpty());
+        // The index's total (and the files known then) stood in until the shards' sizes were known.
+        const qint64 others = small + index.size(), exact = others + 180000;
+        QVERIFY(std::any_of(seen.begin(), seen.end(), [&](const DownloadProgress& p) {
+            return p.state == DownloadState::Running && p.totalBytes == others + tensorBytes;
+        }));
+        QCOMPARE(q->task(id)->progress().totalBytes, exact);
+        const DownloadRecord& record = q->task(id)->record();
+        QCOMPARE(record.items.size(), 7);
+        QCOMPARE(record.estimatedBytes, others + tensorBytes);
+        QCOMPARE(record.items.last().item.localPath, QStringLiteral("repo/") + names[2]);
+        QCOMPARE(record.items.last().item.remotePath, names[2]);
+    }
+
+    void hostileIndexFailsAndKeepsNothing_data()
+    {
+        QTest::addColumn<QByteArray>("index");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("parent") << shardIndexJson({"model-00001-of-00002.safetensors", "../x.safetensors"}, 1000)
+                                << QStringLiteral("cannot be used: the index names the shard '../x.safetensors'");
+        QTest::newRow("suffix") << shardIndexJson({"model.bin"}, 1000)
+                                << QStringLiteral("cannot be used: the index names the shard 'model.bin', which is not a .safetensors file");
+        QStringList many;
+        for (int i = 0; i <= kMaxShards; ++i)
+            many << QStringLiteral("s%1.safetensors").arg(i, 4, 10, QLatin1Char('0'));
+        QTest::newRow("too many") << shardIndexJson(many, 1000) << QStringLiteral("cannot be used: the index names more than 1000 shards");
+        QByteArray huge = shardIndexJson({"m.safetensors"}, 1000);
+        huge.insert(1, QByteArray(kMaxShardIndexBytes, ' '));
+        QTest::newRow("huge") << huge << QStringLiteral("too large for a safetensors index");
+    }
+
+    void hostileIndexFailsAndKeepsNothing()
+    {
+        QFETCH(QByteArray, index);
+        QFETCH(QString, reason);
+        serveSourceFiles();
+        serve(QString::fromLatin1(kShardIndexName), index);
+        auto q = makeQueue();
+        const qint64 id = added(q->add(indexedRequest(), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        const QString error = q->task(id)->progress().error;
+        QVERIFY2(error.startsWith(QStringLiteral("repo/model.safetensors.index.json ")) && error.contains(reason),
+                 qPrintable(error.left(300)));
+        // No shard asked for, nothing of the index kept, nothing outside the model's folder, and
+        // nothing a scan takes for a model: only the verified files' .part, for a Retry.
+        for (const HttpHit& hit : m_server->hits())
+            QVERIFY2(!hit.path.endsWith(".safetensors"), hit.path.constData());
+        QCOMPARE(modelFiles(), QStringList{QStringLiteral("repo")});
+        QCOMPARE(QDir(source()).entryList(QDir::Files | QDir::Hidden, QDir::Name),
+                 (QStringList{"chat_template.jinja.part", "config.json.part", "tokenizer.json.part"}));
+        QDirIterator all(m_dir->path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (all.hasNext()) {
+            const QString path = all.next();
+            QVERIFY2(path.startsWith(source()) || QFileInfo(path).fileName().startsWith(QStringLiteral("history.sqlite")),
+                     qPrintable(path));
+        }
+        QVERIFY(findModelPaths(models()).isEmpty());
+        QCOMPARE(q->task(id)->record().items.size(), 4); // no shard joined the list
+        // Retry asks for the index again (and refuses it again).
+        q->resume(id);
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        QCOMPARE(m_server->hitsFor(routeOf(QString::fromLatin1(kShardIndexName))).size(), 2);
+        QVERIFY(findModelPaths(models()).isEmpty());
+    }
+
+    void indexedVariantResumesAfterRestart()
+    {
+        const QStringList names{QStringLiteral("model-00001-of-00003.safetensors"), QStringLiteral("model-00002-of-00003.safetensors"),
+                                QStringLiteral("model-00003-of-00003.safetensors")};
+        QList<QByteArray> shards;
+        const qint64 small = serveSourceFiles();
+        const QByteArray index = shardIndexJson(names, 600000);
+        serve(QString::fromLatin1(kShardIndexName), index);
+        for (int i = 0; i < 3; ++i) {
+            shards << pattern(200000, 50 + i);
+            HttpRoute route;
+            route.trickleBytes = 10000;
+            route.trickleMs = 10;
+            serve(names[i], shards[i], route);
+        }
+        const QString part = source(names[1] + QStringLiteral(".part"));
+        qint64 id = 0;
+        {
+            auto q = makeQueue();
+            id = added(q->add(indexedRequest(), models()));
+            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(part).size() >= 50000, kWaitMs);
+        } // the app quits in the middle of the second shard
+        const qint64 kept = QFileInfo(part).size();
+        QVERIFY(kept >= 50000 && kept < 200000);
+        {
+            // The store holds the list the index made: the first shard done, the second under way.
+            DownloadStore store;
+            QVERIFY(store.open(database()).isOk());
+            const auto record = store.record(id);
+            QVERIFY(record.isOk());
+            QCOMPARE(record->items.size(), 7);
+            QCOMPARE(record->items[4].item.localPath, QStringLiteral("repo/") + names[0]);
+            QVERIFY(record->items[3].item.listsShards && record->items[3].complete && record->items[4].complete);
+            QVERIFY(!record->items[5].complete);
+            QCOMPARE(record->estimatedBytes, 600000 + small + index.size());
+        }
+        auto q = makeQueue();
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(m_server->hitsFor(routeOf(QString::fromLatin1(kShardIndexName))).size(), 1); // not asked again
+        QCOMPARE(m_server->hitsFor(routeOf(names[0])).size(), 1);
+        QCOMPARE(m_server->hitsFor(routeOf(names[1])).size(), 2);
+        QCOMPARE(m_server->hitsFor(routeOf(names[1])).last().range, "bytes=" + QByteArray::number(kept) + '-');
+        QCOMPARE(m_server->hitsFor(routeOf(names[2])).size(), 1);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(fileBytes(source(names[i])), shards[i]);
+        QCOMPARE(findModelPaths(models()), QStringList{source().chopped(1)});
+    }
+
     void listModelRunsDownloadsOnItsThread()
     {
         // What the library page uses: Downloads, with the catalog and the settings, the queue on
@@ -741,6 +947,77 @@ private slots:
         QVERIFY(downloads.open(path).isOk());
         QVERIFY(downloads.remove(*id).isOk());
         QVERIFY(downloads.list()->isEmpty());
+    }
+
+    void storeUpgradesVersion3DownloadsAndSavesChangedLists()
+    {
+        const QString path = m_dir->filePath(QStringLiteral("v3.sqlite"));
+        {
+            // A download as the Hearth before optional files and shard indexes kept it.
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v3"));
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QVERIFY(store::migrate(db, 3).isOk());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO downloads (id, key, name, local_name, entry_path, folder, state, "
+                                          "created, updated) VALUES (5, 'k:Q8_0', 'K', 'k.gguf', 'k.gguf', '/models', "
+                                          "'paused', 1, 2)")));
+            QVERIFY(q.exec(QStringLiteral("INSERT INTO download_files (download_id, position, repo, remote_path, revision, "
+                                          "local_path, size, received) VALUES (5, 0, 'o/r', 'k.gguf', 'main', 'k.gguf', "
+                                          "900, 300)")));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("v3"));
+        DownloadStore downloads;
+        QVERIFY(downloads.open(path).isOk());
+        auto old = downloads.record(5);
+        QVERIFY(old.isOk());
+        QCOMPARE(old->state, DownloadState::Paused);
+        QCOMPARE(old->items.size(), 1);
+        QCOMPARE(old->items[0].received, 300);
+        QCOMPARE(old->items[0].item.expectedBytes, 900);
+        QVERIFY(!old->items[0].item.optional && !old->items[0].item.listsShards);
+        QCOMPARE(old->estimatedBytes, -1);
+        // A list that changed (an index added a shard, an optional file stays optional) is kept whole.
+        DownloadRequest r = requestFor(QStringLiteral("x.json"), "index", false, false);
+        r.items[0].listsShards = true;
+        r.items << requestFor(QStringLiteral("extra.jinja"), "t").items.first();
+        r.items[1].optional = true;
+        const auto id = downloads.insert(r, QStringLiteral("/models"));
+        QVERIFY(id.isOk());
+        auto inserted = downloads.record(*id);
+        QVERIFY(inserted.isOk());
+        DownloadRecord record = *inserted;
+        QVERIFY(record.items[0].item.listsShards && !record.items[0].item.optional);
+        QVERIFY(record.items[1].item.optional && !record.items[1].item.listsShards);
+        record.items[0].complete = true;
+        record.items[0].item.expectedBytes = 5;
+        record.items.removeAt(1); // the optional file was not on the server
+        record.request.items.removeAt(1);
+        const DownloadItem shard{QStringLiteral("test/repo"), QStringLiteral("m.safetensors"), QStringLiteral("main"),
+                                 QStringLiteral("m.safetensors")};
+        record.items << DownloadItemRecord{shard};
+        record.request.items << shard;
+        record.estimatedBytes = 12345;
+        QVERIFY(downloads.saveItems(record).isOk());
+        const auto back = downloads.record(*id);
+        QVERIFY(back.isOk());
+        QCOMPARE(back->items.size(), 2);
+        QVERIFY(back->items[0].complete && back->items[0].item.listsShards);
+        QCOMPARE(back->items[0].item.expectedBytes, 5);
+        QCOMPARE(back->request.items[0].expectedBytes, -1); // what the catalog promised stays
+        QCOMPARE(back->items[1].item.localPath, QStringLiteral("m.safetensors"));
+        QVERIFY(!back->items[1].complete && !back->items[1].item.optional);
+        QCOMPARE(back->estimatedBytes, 12345);
+        // Progress by position reaches the new list, and only it.
+        DownloadItemRecord progress = back->items[1];
+        progress.received = 7;
+        QVERIFY(downloads.saveItem(*id, 1, progress).isOk());
+        QCOMPARE(downloads.record(*id)->items[1].received, 7);
+        QCOMPARE(downloads.saveItem(*id, 2, progress).code(), hearth::StatusCode::NotFound);
+        record.id = 999; // not a download: refused, nothing written
+        QVERIFY(!downloads.saveItems(record).isOk());
+        QCOMPARE(downloads.list()->size(), 2);
     }
 
     void endpointAndUrls()

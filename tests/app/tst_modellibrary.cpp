@@ -26,7 +26,8 @@ void touch(const QString& path, const QByteArray& content = "x")
 }
 
 // Four families: one the engine runs (two quants), one that is coming, a hybrid one (Qwen3.5-27B's
-// shape) and one of the same architecture whose sizes the catalog does not know.
+// shape, with a 16-bit source whose shards come from its index) and one of the same architecture
+// whose sizes the catalog does not know.
 QByteArray testCatalog()
 {
     auto file = [](const QString& repo, const QString& path) {
@@ -51,8 +52,14 @@ QByteArray testCatalog()
                                   {"kvHeads", 4}, {"headDim", 256}, {"vocab", 248320}, {"ffn", 17408},
                                   {"context", 262144}, {"ropeDims", 64}, {"linearKeyHeads", 16},
                                   {"linearValueHeads", 48}, {"linearKeyDim", 128}, {"linearValueDim", 128}};
+    QJsonArray hybridVariants = oneVariant("U/H-GGUF", "h-Q4_K_M.gguf");
+    QJsonObject generation = file("Pub/H", "generation_config.json");
+    generation["optional"] = true;
+    hybridVariants.append(QJsonObject{{"quant", "BF16"}, {"format", "safetensors"}, {"shardsFromIndex", true},
+                                      {"files", QJsonArray{file("Pub/H", "config.json"), generation,
+                                                           file("Pub/H", "model.safetensors.index.json")}}});
     const QJsonObject hybrid{{"id", "h"}, {"name", "H"}, {"license", "apache-2.0"}, {"shape", hybridShape},
-                             {"variants", oneVariant("U/H-GGUF", "h-Q4_K_M.gguf")}};
+                             {"variants", hybridVariants}};
     const QJsonObject unknown{{"id", "u"}, {"name", "U"}, {"license", "apache-2.0"},
                               {"shape", QJsonObject{{"architecture", "qwen35"}}},
                               {"variants", oneVariant("U/U-GGUF", "u-Q4_K_M.gguf")}};
@@ -138,7 +145,7 @@ void TestModelLibrary::catalogRowsWithFits()
     QCOMPARE(m_library->deviceName(), QStringLiteral("test GPU"));
     QVERIFY(!m_library->cpuOnly());
     const CatalogVariantModel* rows = m_library->variants();
-    QCOMPARE(rows->rowCount(), 5);
+    QCOMPARE(rows->rowCount(), 6);
     QVERIFY(role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::FitReadyRole).toBool());
     QCOMPARE(role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::VerdictRole).toString(), QStringLiteral("fits"));
     QCOMPARE(role(QStringLiteral("m:Q4_K_M"), CatalogVariantModel::ContextRole).toInt(), 4096);
@@ -160,6 +167,16 @@ void TestModelLibrary::catalogRowsWithFits()
     QVERIFY(role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::WeightsBytesRole).toDouble() > double(14ull << 30));
     QVERIFY(role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::RecommendedRole).toBool());
     QCOMPARE(role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::ParametersRole).toString(), QStringLiteral("26.9B"));
+    // Its 16-bit source takes its shards from its index: no size until downloaded (the listed
+    // files' sizes are not the model's), the fit from the shape all the same.
+    QCOMPARE(role(QStringLiteral("h:BF16"), CatalogVariantModel::SizeBytesRole).toDouble(), -1.0);
+    QVERIFY(role(QStringLiteral("h:BF16"), CatalogVariantModel::ShardsFromIndexRole).toBool());
+    QVERIFY(!role(QStringLiteral("h:Q4_K_M"), CatalogVariantModel::ShardsFromIndexRole).toBool());
+    QVERIFY(role(QStringLiteral("h:BF16"), CatalogVariantModel::FitReadyRole).toBool());
+    QVERIFY(!role(QStringLiteral("h:BF16"), CatalogVariantModel::SizesUnknownRole).toBool());
+    QCOMPARE(role(QStringLiteral("h:BF16"), CatalogVariantModel::VerdictRole).toString(), QStringLiteral("no"));
+    QVERIFY(role(QStringLiteral("h:BF16"), CatalogVariantModel::WeightsBytesRole).toDouble() > double(45ull << 30));
+    QVERIFY(!role(QStringLiteral("h:BF16"), CatalogVariantModel::RecommendedRole).toBool());
     // Unknown sizes: offered, not estimated, and said so.
     QVERIFY(!role(QStringLiteral("u:Q4_K_M"), CatalogVariantModel::ComingRole).toBool());
     QVERIFY(role(QStringLiteral("u:Q4_K_M"), CatalogVariantModel::FitReadyRole).toBool());
@@ -212,7 +229,7 @@ void TestModelLibrary::badCatalogIsReported()
     m_library->refresh();
     qunsetenv("HEARTH_CATALOG");
     QCOMPARE(m_library->catalogError(), QString());
-    QCOMPARE(m_library->variants()->rowCount(), 5);
+    QCOMPARE(m_library->variants()->rowCount(), 6);
 }
 
 void TestModelLibrary::watchesTheFolder()
@@ -242,6 +259,21 @@ void TestModelLibrary::watchesTheFolder()
     QTest::qWait(500);
     enginetest::writeTinyModel(QDir(m_folder).filePath(QStringLiteral("pub")), QStringLiteral("late.gguf"));
     QTRY_VERIFY_WITH_TIMEOUT(m_local->indexOfPath(QDir(m_folder).filePath(QStringLiteral("pub/late.gguf"))) >= 0, 10000);
+    // A source whose shards come from its index is there once every shard the index names is
+    // (its optional file may be missing).
+    const QDir h(QDir(m_folder).filePath(QStringLiteral("H")));
+    QVERIFY(h.mkpath(QStringLiteral(".")));
+    QTest::qWait(500);
+    touch(h.filePath(QStringLiteral("config.json")), "{}");
+    touch(h.filePath(QStringLiteral("model.safetensors.index.json")),
+          R"({"weight_map": {"a": "m-1.safetensors", "b": "m-2.safetensors", "c": "m-1.safetensors"}})");
+    touch(h.filePath(QStringLiteral("m-1.safetensors")));
+    waitIdle();
+    QTest::qWait(500);
+    waitIdle();
+    QVERIFY(!role(QStringLiteral("h:BF16"), CatalogVariantModel::DownloadedRole).toBool());
+    touch(h.filePath(QStringLiteral("m-2.safetensors")));
+    QTRY_VERIFY_WITH_TIMEOUT(role(QStringLiteral("h:BF16"), CatalogVariantModel::DownloadedRole).toBool(), 10000);
 }
 
 void TestModelLibrary::deletesOnlyModelsInTheFolder()

@@ -226,9 +226,13 @@ void DownloadTask::onHeaders(int i)
                              .arg(r.item.localPath, QString::number(remote)));
         return;
     }
-    const QString etag = m_transfer->linkedEtag();
-    if (isSha256(etag)) {
-        if (!r.item.sha256.isEmpty() && etag != r.item.sha256.toLower()) {
+    // The server's name for the file's bytes: its SHA-256, else (no SHA-256 from the catalog
+    // either) its Git blob id. One column keeps either: 64 or 40 hex digits tell them apart.
+    QString etag = isSha256(m_transfer->linkedEtag()) ? m_transfer->linkedEtag() : QString();
+    if (etag.isEmpty() && r.item.sha256.isEmpty() && isGitBlobId(m_transfer->etag()))
+        etag = m_transfer->etag();
+    if (!etag.isEmpty()) {
+        if (isSha256(etag) && !r.item.sha256.isEmpty() && etag != r.item.sha256.toLower()) {
             m_transfer->fail(tr("the file on the server is not the one the catalog lists (its SHA-256 differs)"));
             return;
         }

@@ -5,7 +5,9 @@
 // anything else stops the task as Failed with a sentence for the user. Only when every file
 // matches its expected SHA-256 (the catalog's, else the server's X-Linked-Etag) and size are the
 // .part files renamed to their final names (the model's entry file last, never over an existing
-// file); then the task is Done and the store says so.
+// file); then the task is Done and the store says so. A file with no SHA-256 from either but a
+// Git blob id in its ETag (a small file Hugging Face keeps in plain git) is checked against that
+// id instead, hashed from the finished .part on the thread pool, so a resume changes nothing.
 // A safetensors index (DownloadItem::listsShards) adds the shards its weight_map names once it is
 // verified; an optional file the server does not have (404) is dropped. Both change the file list,
 // which the store then keeps whole, so that a restart resumes the same list.
@@ -93,6 +95,9 @@ private:
     void onTransferFinished(int i, const TransferResult& result);
     void scheduleRetry(int i, const QString& error, int retryAfterMs);
     void itemComplete(int i);
+    void verifyGitIdThenAccept(int i);
+    void acceptItem(int i);
+    void discardDamaged(int i, const QString& error);
     void finishAll();
     void setState(DownloadState state, const QString& error = {});
     void failWith(const QString& error);
@@ -112,7 +117,7 @@ private:
     std::shared_ptr<QCryptographicHash> m_hash; // over m_part's bytes (item m_hashedItem)
     int m_hashedItem = -1;
     DownloadTransfer* m_transfer = nullptr; // child
-    std::shared_ptr<std::atomic_bool> m_rehashCancel;
+    std::shared_ptr<std::atomic_bool> m_rehashCancel; // the hashing on the pool under way, if any
     std::unique_ptr<QLockFile> m_lock;
     QTimer m_retryTimer;
     QElapsedTimer m_retryClock;

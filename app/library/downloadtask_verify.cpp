@@ -1,6 +1,7 @@
 // DownloadTask, the checks at both ends of a file: a .part left by an earlier run hashed again
-// before more is appended, a finished file checked against its SHA-256 and size, and the
-// verified files moved to their final names. The transfers are in downloadtask.cpp.
+// before more is appended, a finished file checked against its SHA-256 (or, with none known, its
+// Git blob id, read again from disk) and size, and the verified files moved to their final names.
+// The transfers are in downloadtask.cpp.
 #include "downloadtask.h"
 
 #include <QDir>
@@ -54,6 +55,10 @@ void DownloadTask::itemComplete(int i)
     DownloadItemRecord& r = m_record.items[i];
     const QString expected = !r.item.sha256.isEmpty() ? r.item.sha256.toLower() : (isSha256(r.linkedEtag) ? r.linkedEtag : QString());
     const qint64 size = m_part->size();
+    if (expected.isEmpty() && isGitBlobId(r.linkedEtag)) {
+        verifyGitIdThenAccept(i);
+        return;
+    }
     if (expected.isEmpty()) {
         failWith(tr("%1 cannot be verified: neither the catalog nor the server gives its SHA-256")
                      .arg(r.item.localPath));
@@ -61,21 +66,76 @@ void DownloadTask::itemComplete(int i)
     }
     const QString actual = QString::fromLatin1(m_hash->result().toHex());
     if (actual != expected || (r.item.expectedBytes >= 0 && size != r.item.expectedBytes)) {
-        // A damaged file: nothing of it can be trusted, so it goes.
-        m_part.reset();
-        m_hash.reset();
-        m_hashedItem = -1;
-        m_context->files->remove(partPath(i));
-        r.received = 0;
-        r.linkedEtag.clear();
-        saveItem(i);
         qWarning("download %lld: %s has SHA-256 %s, expected %s", m_record.id, qPrintable(r.item.localPath),
                  qPrintable(actual), qPrintable(expected));
-        failWith(tr("the downloaded %1 is damaged (its SHA-256 does not match) and was deleted; Retry "
-                    "downloads it again")
-                     .arg(r.item.localPath));
+        discardDamaged(i, tr("the downloaded %1 is damaged (its SHA-256 does not match) and was deleted; Retry "
+                             "downloads it again")
+                              .arg(r.item.localPath));
         return;
     }
+    acceptItem(i);
+}
+
+// No SHA-256 is known, only the Git blob id Hugging Face gives a file kept in plain git. Its
+// header holds the whole size, so it cannot grow with the bytes as the SHA-256 does (nor survive a
+// resume): the finished .part is read again, on the pool like a resumed one.
+void DownloadTask::verifyGitIdThenAccept(int i)
+{
+    const qint64 size = m_part->size();
+    setState(DownloadState::Verifying);
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    if (m_rehashCancel)
+        m_rehashCancel->store(true);
+    m_rehashCancel = cancel;
+    auto* watcher = new QFutureWatcher<PartHash>(this);
+    connect(watcher, &QFutureWatcher<PartHash>::finished, this, [this, watcher, cancel, i, size] {
+        watcher->deleteLater();
+        if (cancel->load() || m_record.state != DownloadState::Verifying)
+            return; // paused or cancelled meanwhile
+        const PartHash result = watcher->result();
+        if (!result.error.isEmpty()) {
+            failWith(result.error);
+            return;
+        }
+        if (result.bytes != size || m_part->size() != size) {
+            failWith(tr("%1 changed while it was being checked").arg(partPath(i)));
+            return;
+        }
+        DownloadItemRecord& r = m_record.items[i];
+        const QString actual = QString::fromLatin1(result.hash->result().toHex());
+        if (actual != r.linkedEtag || (r.item.expectedBytes >= 0 && size != r.item.expectedBytes)) {
+            qWarning("download %lld: %s has Git blob id %s, expected %s", m_record.id, qPrintable(r.item.localPath),
+                     qPrintable(actual), qPrintable(r.linkedEtag));
+            discardDamaged(i, tr("the downloaded %1 is damaged (its Git object id does not match) and was deleted; "
+                                 "Retry downloads it again")
+                                  .arg(r.item.localPath));
+            return;
+        }
+        setState(DownloadState::Running);
+        acceptItem(i);
+    });
+    watcher->setFuture(hashGitBlob(partPath(i), cancel));
+}
+
+// A damaged file: nothing of it can be trusted, so it goes, and the task fails with `error`.
+void DownloadTask::discardDamaged(int i, const QString& error)
+{
+    DownloadItemRecord& r = m_record.items[i];
+    m_part.reset();
+    m_hash.reset();
+    m_hashedItem = -1;
+    m_context->files->remove(partPath(i));
+    r.received = 0;
+    r.linkedEtag.clear();
+    saveItem(i);
+    failWith(error);
+}
+
+// Item `i` is verified: it is complete, and the next file starts (or every .part takes its name).
+void DownloadTask::acceptItem(int i)
+{
+    DownloadItemRecord& r = m_record.items[i];
+    const qint64 size = m_part->size();
     r.complete = true;
     r.item.expectedBytes = size;
     r.received = size;

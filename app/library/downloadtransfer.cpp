@@ -154,7 +154,7 @@ void DownloadTransfer::abortQuietly()
 
 void DownloadTransfer::onRedirected(const QUrl& url)
 {
-    readLinkedHeaders(); // the redirect's own headers: X-Linked-Etag, X-Linked-Size
+    readLinkedHeaders(); // the redirect's own headers: X-Linked-Etag, X-Linked-Size, ETag
     QString why;
     if (!isAllowedDownloadUrl(url, &why)) {
         fail(tr("the server redirected to a refused address: %1").arg(why));
@@ -179,6 +179,10 @@ void DownloadTransfer::readLinkedHeaders()
 {
     if (m_reply->hasRawHeader("X-Linked-Etag"))
         m_linkedEtag = unquoteEtag(m_reply->rawHeader("X-Linked-Etag"));
+    if (m_reply->hasRawHeader("ETag")) {
+        const QByteArray etag = m_reply->rawHeader("ETag").trimmed();
+        m_etag = etag.startsWith("W/") ? QString() : unquoteEtag(etag);
+    }
     bool ok = false;
     const qint64 size = m_reply->rawHeader("X-Linked-Size").trimmed().toLongLong(&ok);
     if (ok && size >= 0)

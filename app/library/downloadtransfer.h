@@ -3,7 +3,8 @@
 //
 // - Redirects are verified one by one (UserVerifiedRedirectPolicy): each hop must pass the URL
 //   policy (HTTPS, or HTTP to loopback), and the headers of the redirect itself are read, which
-//   is where Hugging Face puts X-Linked-Etag (the file's SHA-256) and X-Linked-Size.
+//   is where Hugging Face puts X-Linked-Etag (the file's SHA-256) and X-Linked-Size. ETag is read
+//   by the same rules (a later response's header replaces an earlier one's).
 // - The token goes only to the endpoint's own origin, never to the CDN a redirect points at.
 // - A server that answers 200 to a Range request sends the whole file: the .part is cut to 0 and
 //   the hash started again, so the result is still exactly the file.
@@ -63,10 +64,13 @@ public:
     // What the server said; -1 / empty until known.
     qint64 remoteSize() const { return m_remoteSize; }   // the whole file's size
     QString linkedEtag() const { return m_linkedEtag; }  // X-Linked-Etag, unquoted, lower case
+    // ETag, unquoted, lower case; empty when weak (W/: no promise about the exact bytes). For a
+    // file Hugging Face keeps in plain git, its Git blob id.
+    QString etag() const { return m_etag; }
     bool restartedFromZero() const { return m_restarted; }
 
 signals:
-    // The final response's headers are in: remoteSize() and linkedEtag() are as known as they get.
+    // The final response's headers are in: remoteSize(), linkedEtag() and etag() are as known as they get.
     void headersKnown();
     void received(qint64 partBytes);
     void finished(const TransferResult& result);
@@ -86,6 +90,7 @@ private:
     QTimer m_stall;
     qint64 m_remoteSize = -1;
     QString m_linkedEtag;
+    QString m_etag;
     QString m_failure;     // set by fail() or a write error: the attempt ends as Fail
     int m_redirects = 0;
     bool m_stalled = false;

@@ -40,7 +40,7 @@ DownloadRequest requestFromCatalog(const CatalogFamily& family, const CatalogVar
 enum class DownloadState {
     Queued,    // waiting for a free slot
     Running,   // transferring, or waiting to retry after a dropped connection
-    Verifying, // re-reading a partial file before resuming
+    Verifying, // re-reading a partial file before resuming, or a finished one for its Git blob id
     Paused,    // by the user (or by an app that stopped): resumes from the .part
     Failed,    // needs the user: the error says why; Retry starts again where it can
     Done,      // verified, moved into the models folder, registered
@@ -53,7 +53,10 @@ DownloadState stateFromName(const QString& name); // unknown: Paused (safe: noth
 struct DownloadItemRecord {
     DownloadItem item;
     qint64 received = 0;   // bytes in the .part when last saved (the file's own size wins)
-    QString linkedEtag;    // X-Linked-Etag the server gave: a different one means a new file
+    // The server's name for the file's bytes: a SHA-256 (64 hex digits, X-Linked-Etag), or with no
+    // SHA-256 known a Git blob id (40 hex digits, ETag: a file kept in plain git). A different one
+    // means a new file.
+    QString linkedEtag;
     bool complete = false; // fully received and verified
 };
 

@@ -964,6 +964,10 @@
         <source>%1 cannot be used: %2</source>
         <translation>无法使用 %1：%2</translation>
     </message>
+    <message>
+        <source>the downloaded %1 is damaged (its Git object id does not match) and was deleted; Retry downloads it again</source>
+        <translation>下载的 %1 已损坏（Git 对象 ID 不匹配），已删除；点击“重试”重新下载</translation>
+    </message>
 </context>
 <context>
     <name>DownloadText</name>

@@ -28,7 +28,9 @@ struct HttpRoute {
     QByteArray statusBody;          // ...or this body (an API's error object)
     QList<int> firstStatuses;       // the first requests get these statuses (0: serve normally)
     QByteArray redirectTo;          // not empty: 302 to this URL (absolute, or a path here)
-    QList<QPair<QByteArray, QByteArray>> headers; // added to every response of the route
+    // Added to every response of the route (redirect, error, 206, 416 too): X-Linked-Etag for a
+    // file Hugging Face keeps in LFS, or a plain ETag alone for one kept in git.
+    QList<QPair<QByteArray, QByteArray>> headers;
     bool ignoreRange = false;       // answer 200 with the whole body even to a Range request
     qint64 dropAfter = -1;          // close the connection after this many body bytes...
     int dropTimes = 0;              // ...for this many requests

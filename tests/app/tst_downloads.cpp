@@ -1,6 +1,7 @@
 // The downloader against a real HTTP server on 127.0.0.1 (httptestserver.h) that injects faults:
 // a connection dropped mid-body, a server that ignores Range, 404, 416, 500 then success, a slow
-// trickle, a stall, a wrong SHA-256, a redirect chain carrying X-Linked-Etag, a full disk (a file
+// trickle, a stall, a wrong SHA-256, a redirect chain carrying X-Linked-Etag, small files kept in
+// plain git (only a Git blob id in ETag: right, wrong, unusable, resumed), a full disk (a file
 // layer failing with ENOSPC), pause/resume and a restart of the queue; a 16-bit source whose
 // shards come from its index (the shards it names, an optional file missing, hostile indexes, a
 // restart mid-shard). In every case: nothing is in the models folder unless verified, partial
@@ -25,6 +26,7 @@
 #include "appsettings.h"
 #include "catalog.h"
 #include "downloadlistmodel.h"
+#include "downloadhash.h"
 #include "downloadqueue.h"
 #include "downloadsafety.h"
 #include "filesink.h"
@@ -56,6 +58,20 @@ QByteArray pattern(qint64 size, int seed)
 QString sha256(const QByteArray& bytes)
 {
     return QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+}
+
+// Git's blob object id of `bytes`: SHA-1 over "blob <size>", a NUL and the bytes.
+QString gitBlobId(const QByteArray& bytes)
+{
+    QByteArray object = "blob " + QByteArray::number(bytes.size());
+    object.append('\0');
+    object.append(bytes);
+    return QString::fromLatin1(QCryptographicHash::hash(object, QCryptographicHash::Sha1).toHex());
+}
+
+QByteArray quoted(const QString& value)
+{
+    return '"' + value.toLatin1() + '"';
 }
 
 QByteArray fileBytes(const QString& path)
@@ -236,6 +252,13 @@ private:
     {
         route.body = body;
         route.headers << qMakePair(QByteArray("X-Linked-Etag"), '"' + sha256(body).toLatin1() + '"');
+        m_server->setRoute(routeOf(name), route);
+    }
+    // `body` as a file Hugging Face keeps in plain git: `etag` in ETag, no X-Linked-Etag.
+    void serveFromGit(const QString& name, const QByteArray& body, const QByteArray& etag, HttpRoute route = {})
+    {
+        route.body = body;
+        route.headers << qMakePair(QByteArray("ETag"), etag);
         m_server->setRoute(routeOf(name), route);
     }
     // indexedRequest()'s small files, except generation_config.json (a 404).
@@ -512,6 +535,185 @@ private slots:
         QCOMPARE(settle(*q, id), DownloadState::Failed);
         QVERIFY(q->task(id)->progress().error.contains(QStringLiteral("cannot be verified")));
         QVERIFY(!QFileInfo::exists(QDir(models()).filePath(QStringLiteral("l.gguf"))));
+    }
+
+    void plainGitFilesAreVerifiedByTheirGitId()
+    {
+        // Hugging Face's way for a 16-bit source: the small files are kept in plain git (ETag: the
+        // Git blob id, no X-Linked-Etag), the shards in LFS (X-Linked-Etag: the SHA-256).
+        const QStringList names{QStringLiteral("model-00001-of-00002.safetensors"), QStringLiteral("model-00002-of-00002.safetensors")};
+        const QByteArray config = "{\"architectures\": [\"Qwen3_5ForConditionalGeneration\"]}", tokenizer = pattern(3000, 70),
+                         jinja = "{{ messages }}", index = shardIndexJson(names, 90000);
+        serveFromGit(QStringLiteral("config.json"), config, quoted(gitBlobId(config)));
+        serveFromGit(QStringLiteral("tokenizer.json"), tokenizer, quoted(gitBlobId(tokenizer)));
+        serveFromGit(QStringLiteral("chat_template.jinja"), jinja, quoted(gitBlobId(jinja)));
+        serveFromGit(QString::fromLatin1(kShardIndexName), index, quoted(gitBlobId(index)));
+        const QList<QByteArray> shards{pattern(40000, 71), pattern(50000, 72)};
+        for (int i = 0; i < 2; ++i)
+            serve(names[i], shards[i]);
+        auto q = makeQueue();
+        const qint64 id = added(q->add(indexedRequest(), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(fileBytes(source(QStringLiteral("config.json"))), config);
+        QCOMPARE(fileBytes(source(QStringLiteral("tokenizer.json"))), tokenizer);
+        QCOMPARE(fileBytes(source(QString::fromLatin1(kShardIndexName))), index);
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(fileBytes(source(names[i])), shards[i]);
+        const DownloadRecord& record = q->task(id)->record();
+        QCOMPARE(record.items[0].linkedEtag, gitBlobId(config));
+        QCOMPARE(record.items.last().linkedEtag, sha256(shards[1]));
+    }
+
+    void gitIdOfTheFinalResponseAfterARedirect()
+    {
+        const QByteArray body = pattern(20000, 73);
+        HttpRoute hop{};
+        hop.redirectTo = "/elsewhere/t.json";
+        m_server->setRoute(routeOf(QStringLiteral("t.json")), hop);
+        HttpRoute target{body};
+        target.headers = {{"ETag", quoted(gitBlobId(body))}}; // the redirect itself has none
+        m_server->setRoute("/elsewhere/t.json", target);
+        auto q = makeQueue();
+        const qint64 id = added(q->add(requestFor(QStringLiteral("t.json"), body, false, false), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("t.json"))), body);
+    }
+
+    void wrongGitIdDeletesTheFile()
+    {
+        const QByteArray body = pattern(30000, 74);
+        serveFromGit(QStringLiteral("u.json"), body, quoted(gitBlobId(body.left(29999) + 'x')));
+        auto q = makeQueue();
+        QSignalSpy registered(q.get(), &DownloadQueue::registered);
+        const qint64 id = added(q->add(requestFor(QStringLiteral("u.json"), body, false, false), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        const QString error = q->task(id)->progress().error;
+        QVERIFY2(error.contains(QStringLiteral("u.json is damaged (its Git object id does not match) and was deleted")),
+                 qPrintable(error));
+        QCOMPARE(registered.size(), 0);
+        QCOMPARE(modelFiles(), QStringList());
+        QCOMPARE(q->task(id)->record().items[0].received, 0);
+        QVERIFY(q->task(id)->record().items[0].linkedEtag.isEmpty());
+        // The server fixed: Retry downloads it again, from its first byte.
+        serveFromGit(QStringLiteral("u.json"), body, quoted(gitBlobId(body)));
+        q->resume(id);
+        QCOMPARE(settle(*q, id), DownloadState::Done);
+        QCOMPARE(m_server->hits().last().range, QByteArray());
+        QCOMPARE(fileBytes(QDir(models()).filePath(QStringLiteral("u.json"))), body);
+    }
+
+    void unusableEtagCannotBeVerified_data()
+    {
+        const QByteArray body = pattern(10000, 75);
+        QTest::addColumn<QByteArray>("etag");
+        QTest::newRow("weak") << "W/" + quoted(gitBlobId(body));
+        QTest::newRow("39 digits") << quoted(gitBlobId(body).left(39));
+        QTest::newRow("not hex") << quoted(QString(40, QLatin1Char('g')));
+        QTest::newRow("md5") << quoted(QString::fromLatin1(QCryptographicHash::hash(body, QCryptographicHash::Md5).toHex()));
+        QTest::newRow("sha-256 in ETag") << quoted(sha256(body)); // only X-Linked-Etag says SHA-256
+    }
+
+    void unusableEtagCannotBeVerified()
+    {
+        QFETCH(QByteArray, etag);
+        const QByteArray body = pattern(10000, 75);
+        serveFromGit(QStringLiteral("v.json"), body, etag);
+        auto q = makeQueue();
+        const qint64 id = added(q->add(requestFor(QStringLiteral("v.json"), body, false, true), models()));
+        QCOMPARE(settle(*q, id), DownloadState::Failed);
+        const QString error = q->task(id)->progress().error;
+        QCOMPARE(error, QStringLiteral("v.json cannot be verified: neither the catalog nor the server gives its SHA-256"));
+        QVERIFY(!QFileInfo::exists(QDir(models()).filePath(QStringLiteral("v.json"))));
+    }
+
+    void sha256WinsOverTheGitId_data()
+    {
+        // Where the SHA-256 comes from (the catalog, X-Linked-Etag), whether it and the ETag's Git
+        // id are right, and whether the download succeeds: as the SHA-256 says, whatever the Git id.
+        QTest::addColumn<bool>("fromCatalog");
+        QTest::addColumn<bool>("shaRight");
+        QTest::addColumn<bool>("gitRight");
+        QTest::newRow("catalog right, git wrong") << true << true << false;
+        QTest::newRow("catalog wrong, git right") << true << false << true;
+        QTest::newRow("linked right, git wrong") << false << true << false;
+        QTest::newRow("linked wrong, git right") << false << false << true;
+    }
+
+    void sha256WinsOverTheGitId()
+    {
+        QFETCH(bool, fromCatalog);
+        QFETCH(bool, shaRight);
+        QFETCH(bool, gitRight);
+        const QByteArray body = pattern(10000, 76), other = pattern(10000, 77);
+        const QString sha = sha256(shaRight ? body : other);
+        HttpRoute route{body};
+        route.headers << qMakePair(QByteArray("ETag"), quoted(gitBlobId(gitRight ? body : other)));
+        if (!fromCatalog)
+            route.headers << qMakePair(QByteArray("X-Linked-Etag"), quoted(sha));
+        m_server->setRoute(routeOf(QStringLiteral("w.json")), route);
+        DownloadRequest r = requestFor(QStringLiteral("w.json"), body, fromCatalog, false);
+        if (fromCatalog)
+            r.items[0].sha256 = sha;
+        auto q = makeQueue();
+        const qint64 id = added(q->add(r, models()));
+        QCOMPARE(settle(*q, id), shaRight ? DownloadState::Done : DownloadState::Failed);
+        const QString error = q->task(id)->progress().error;
+        QCOMPARE(QFileInfo::exists(QDir(models()).filePath(QStringLiteral("w.json"))), shaRight);
+        if (!shaRight)
+            QVERIFY2(error.contains(QStringLiteral("SHA-256")) && !error.contains(QStringLiteral("Git")), qPrintable(error));
+        // The Git id is not even kept as the server's name for the file.
+        if (shaRight)
+            QCOMPARE(q->task(id)->record().items[0].linkedEtag, fromCatalog ? QString() : sha);
+    }
+
+    void resumedGitFileIsCheckedWhole()
+    {
+        // A .part left by a run that quit, completed by the next run: its Git id covers the bytes
+        // of both runs (a byte changed in the first run's part is found).
+        for (const bool damage : {false, true}) {
+            const QString name = damage ? QStringLiteral("x2.json") : QStringLiteral("x1.json");
+            const QString path = QDir(models()).filePath(name), part = path + QStringLiteral(".part");
+            const QByteArray body = pattern(300000, 78);
+            HttpRoute route;
+            route.trickleBytes = 10000;
+            route.trickleMs = 10;
+            serveFromGit(name, body, quoted(gitBlobId(body)), route);
+            qint64 id = 0;
+            {
+                auto q = makeQueue();
+                id = added(q->add(requestFor(name, body, false, false), models()));
+                QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(part).size() >= 50000, kWaitMs);
+            } // the app quits mid-file
+            const qint64 kept = QFileInfo(part).size();
+            QVERIFY(kept >= 50000 && kept < body.size());
+            {
+                DownloadStore store; // the Git id outlives the run
+                QVERIFY(store.open(database()).isOk());
+                QCOMPARE(store.record(id)->items[0].linkedEtag, gitBlobId(body));
+            }
+            if (damage) {
+                QFile f(part);
+                QVERIFY(f.open(QIODevice::ReadWrite));
+                QVERIFY(f.seek(1000));
+                QVERIFY(f.putChar(char(body[1000] ^ 1)));
+            }
+            auto q = makeQueue();
+            QCOMPARE(settle(*q, id), damage ? DownloadState::Failed : DownloadState::Done);
+            QCOMPARE(m_server->hitsFor(routeOf(name)).last().range, "bytes=" + QByteArray::number(kept) + '-');
+            QCOMPARE(fileBytes(path), damage ? QByteArray() : body);
+            QVERIFY(!QFileInfo::exists(part));
+            if (damage)
+                QVERIFY2(q->task(id)->progress().error.contains(QStringLiteral("Git object id does not match")),
+                         qPrintable(q->task(id)->progress().error));
+        }
+    }
+
+    void gitIdsAreNeverTakenForSha256s()
+    {
+        const QString git = gitBlobId("x"), sha = sha256("x");
+        QVERIFY(isGitBlobId(git) && !isSha256(git));
+        QVERIFY(isSha256(sha) && !isGitBlobId(sha));
+        QVERIFY(!isGitBlobId(git.left(39)) && !isGitBlobId(git + QLatin1Char('0')) && !isGitBlobId(QString(40, QLatin1Char('g'))));
     }
 
     void fullDiskFailsThenResumes()

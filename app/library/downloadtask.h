@@ -23,8 +23,10 @@
 #include <QTimer>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
+#include "downloadhash.h"
 #include "downloadtypes.h"
 #include "hearth/status.h"
 
@@ -90,6 +92,10 @@ private:
     int currentItem() const;
     void runItem();
     void verifyPartThenRun(int i);
+    // Verifying: `hash` (a file hash on the thread pool, given its cancel flag) runs, and `done`
+    // gets its result unless the task was paused or cancelled meanwhile or the file could not be read.
+    void hashWhileVerifying(const std::function<QFuture<PartHash>(std::shared_ptr<std::atomic_bool>)>& hash,
+                            std::function<void(const PartHash&)> done);
     void startTransfer(int i);
     void onHeaders(int i);
     void onTransferFinished(int i, const TransferResult& result);

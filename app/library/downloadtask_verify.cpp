@@ -12,17 +12,16 @@
 #include "downloadhash.h"
 #include "filesink.h"
 
-// A .part from an earlier run: hashed again from its first byte before more is appended.
-void DownloadTask::verifyPartThenRun(int i)
+void DownloadTask::hashWhileVerifying(const std::function<QFuture<PartHash>(std::shared_ptr<std::atomic_bool>)>& hash,
+                                      std::function<void(const PartHash&)> done)
 {
-    m_record.items[i].received = QFileInfo(partPath(i)).size();
     setState(DownloadState::Verifying);
     auto cancel = std::make_shared<std::atomic_bool>(false);
     if (m_rehashCancel)
         m_rehashCancel->store(true);
     m_rehashCancel = cancel;
     auto* watcher = new QFutureWatcher<PartHash>(this);
-    connect(watcher, &QFutureWatcher<PartHash>::finished, this, [this, watcher, cancel, i] {
+    connect(watcher, &QFutureWatcher<PartHash>::finished, this, [this, watcher, cancel, done = std::move(done)] {
         watcher->deleteLater();
         if (cancel->load() || m_record.state != DownloadState::Verifying)
             return; // paused or cancelled meanwhile
@@ -31,6 +30,17 @@ void DownloadTask::verifyPartThenRun(int i)
             failWith(result.error);
             return;
         }
+        done(result);
+    });
+    watcher->setFuture(hash(cancel));
+}
+
+// A .part from an earlier run: hashed again from its first byte before more is appended.
+void DownloadTask::verifyPartThenRun(int i)
+{
+    m_record.items[i].received = QFileInfo(partPath(i)).size();
+    const QString path = partPath(i);
+    hashWhileVerifying([path](auto cancel) { return hashPartFile(path, cancel); }, [this, i](const PartHash& result) {
         auto opened = m_context->files->openExisting(partPath(i));
         if (!opened.isOk()) {
             failWith(opened.status());
@@ -47,7 +57,6 @@ void DownloadTask::verifyPartThenRun(int i)
         setState(DownloadState::Running);
         startTransfer(i);
     });
-    watcher->setFuture(hashPartFile(partPath(i), cancel));
 }
 
 void DownloadTask::itemComplete(int i)
@@ -82,21 +91,8 @@ void DownloadTask::itemComplete(int i)
 void DownloadTask::verifyGitIdThenAccept(int i)
 {
     const qint64 size = m_part->size();
-    setState(DownloadState::Verifying);
-    auto cancel = std::make_shared<std::atomic_bool>(false);
-    if (m_rehashCancel)
-        m_rehashCancel->store(true);
-    m_rehashCancel = cancel;
-    auto* watcher = new QFutureWatcher<PartHash>(this);
-    connect(watcher, &QFutureWatcher<PartHash>::finished, this, [this, watcher, cancel, i, size] {
-        watcher->deleteLater();
-        if (cancel->load() || m_record.state != DownloadState::Verifying)
-            return; // paused or cancelled meanwhile
-        const PartHash result = watcher->result();
-        if (!result.error.isEmpty()) {
-            failWith(result.error);
-            return;
-        }
+    const QString path = partPath(i);
+    hashWhileVerifying([path](auto cancel) { return hashGitBlob(path, cancel); }, [this, i, size](const PartHash& result) {
         if (result.bytes != size || m_part->size() != size) {
             failWith(tr("%1 changed while it was being checked").arg(partPath(i)));
             return;
@@ -114,7 +110,6 @@ void DownloadTask::verifyGitIdThenAccept(int i)
         setState(DownloadState::Running);
         acceptItem(i);
     });
-    watcher->setFuture(hashGitBlob(partPath(i), cancel));
 }
 
 // A damaged file: nothing of it can be trusted, so it goes, and the task fails with `error`.

@@ -42,16 +42,8 @@ bool DownloadTask::addShards(int i)
 {
     const DownloadItem from = m_record.items[i].item;
     auto refuse = [&](const QString& why) {
-        DownloadItemRecord& r = m_record.items[i];
-        r.complete = false;
-        r.received = 0;
-        r.linkedEtag.clear();
-        m_part.reset();
-        m_hash.reset();
-        m_hashedItem = -1;
-        m_context->files->remove(partPath(i));
-        saveItem(i);
-        failWith(tr("%1 cannot be used: %2").arg(from.localPath, why));
+        m_record.items[i].complete = false; // acceptItem marked it before asking us
+        discardDamaged(i, tr("%1 cannot be used: %2").arg(from.localPath, why));
         return false;
     };
     ShardIndex index;

@@ -112,7 +112,7 @@ void DownloadTask::verifyGitIdThenAccept(int i)
     });
 }
 
-// A damaged file: nothing of it can be trusted, so it goes, and the task fails with `error`.
+// A damaged or unusable file: nothing of it can be trusted, so it goes, and the task fails with `error`.
 void DownloadTask::discardDamaged(int i, const QString& error)
 {
     DownloadItemRecord& r = m_record.items[i];

@@ -204,9 +204,11 @@ cudaError_t launchAttention(const AttentionCall& c, cudaStream_t stream) {
         c.splits <= 0 || c.splitKeys <= 0)
         return cudaErrorInvalidValue;
     if (detail::flashPrefillTakes(c)) return detail::launchFlashPrefill(c, stream);
-    if (detail::decodeAttentionTakes(c)) {
-        if (cudaError_t err = detail::launchDecodeAttentionPartials(c, stream); err != cudaSuccess) return err;
-        return launchCombine(c, stream);
+    if (const detail::DecodeKernel kernel = detail::decodeKernelFor(c)) {
+        AttentionCall d = c;
+        d.waveSplits = detail::decodeWaveSplits(c, kernel);
+        if (cudaError_t err = detail::launchDecodeAttentionPartials(d, kernel, stream); err != cudaSuccess) return err;
+        return launchCombine(d, stream);
     }
     switch (c.kvType) {
     case KvType::F32: return launchTyped<float>(c, stream);

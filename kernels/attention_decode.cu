@@ -1,15 +1,19 @@
-// Decode's attention over a 16-bit KV cache (heads of 64/128/256, up to 8 query heads per KV
-// head): pass 1 of attention.cu's split-K scheme, streaming the cache at memory speed. A block
-// takes one (KV head, key range, query); per tile of keys every thread issues all its 16-byte
-// loads of K and V rows first (8 values each: a row is HD/8 threads), so a block keeps 16-32 KB
-// in flight, then computes the tile's scores for every query head of the group (a dot product
-// over 8 values, reduced across the row's threads by shuffles), the online softmax, and its share
-// of P·V in registers. The slices of the block meet once, at the end. Its partials are combined by
-// attention.cu's log-sum-exp kernel, as the fp32 kernel's are.
+// Decode's attention over a 16-bit KV cache for heads of 64 (up to 8 query heads per KV head):
+// pass 1 of attention.cu's split-K scheme in fp32, streaming the cache. Heads of 128 and 256 take
+// the tensor-core form (attention_decode_mma.cu); this file also picks between the two and sizes
+// the key ranges. A block takes one (KV head, key range, query); per tile of keys every thread
+// issues all its 16-byte loads of K and V rows first (8 values each: a row is HD/8 threads), then
+// computes the tile's partial dot products for every query head of the group, reduces them across
+// the row's threads by one reduce-scatter, runs the online softmax, and adds its share of P·V in
+// registers. The slices of the block meet once, at the end. attention.cu's log-sum-exp kernel
+// combines the partials.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <mutex>
 #include <type_traits>
+#include <vector>
 
 #include "attention_decode.cuh"
 #include "pdl.cuh"
@@ -17,7 +21,7 @@
 namespace hearth::kernels::detail {
 namespace {
 
-constexpr int kThreads = 128;
+constexpr int kThreads = kDecodeThreads;
 
 template <typename Kv>
 __device__ __forceinline__ void unpack8(const uint4& raw, float* v) {
@@ -30,6 +34,26 @@ __device__ __forceinline__ void unpack8(const uint4& raw, float* v) {
         } else {
             v[2 * j] = __uint_as_float(w[j] << 16);
             v[2 * j + 1] = __uint_as_float(w[j] & 0xFFFF0000u);
+        }
+    }
+}
+
+// Sums N values over the K threads of a row (lanes chunk ^ o, o < K): at each step a thread keeps
+// half of what it holds and adds its partner's copy of that half, so N values cost ~N shuffles
+// instead of N·log2(K), and thread `chunk` ends with the sums of values [chunk·N/K, chunk·N/K + N/K).
+template <int K, int N>
+__device__ __forceinline__ void reduceScatter(float (&v)[N], int chunk) {
+    static_assert(N % K == 0, "the values must split evenly over the row's threads");
+    int n = N;
+#pragma unroll
+    for (int o = K / 2; o > 0; o >>= 1) {
+        const bool upper = chunk & o;
+        n /= 2; // compile-time per unrolled step
+#pragma unroll
+        for (int i = 0; i < N / 2; ++i) {
+            if (i >= n) break;
+            const float send = upper ? v[i] : v[i + n], keep = upper ? v[i + n] : v[i];
+            v[i] = keep + __shfl_xor_sync(0xffffffffu, send, o);
         }
     }
 }
@@ -75,28 +99,26 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(AttentionCall 
                 vr[p] = *reinterpret_cast<const uint4*>(values + size_t(key) * kvWidth);
             }
         }
+        float part[kPasses * G]; // every pass's partial dot products, reduced at once (MIO: one shuffle each)
 #pragma unroll
         for (int p = 0; p < kPasses; ++p) {
             float k8[8];
             unpack8<Kv>(kr[p], k8);
-            float dot[G];
 #pragma unroll
             for (int g = 0; g < G; ++g) {
                 const float4 qa = *reinterpret_cast<const float4*>(&qs[g][chunk * 8]);
                 const float4 qb = *reinterpret_cast<const float4*>(&qs[g][chunk * 8 + 4]);
-                dot[g] = qa.x * k8[0] + qa.y * k8[1] + qa.z * k8[2] + qa.w * k8[3] + qb.x * k8[4] + qb.y * k8[5] +
-                         qb.z * k8[6] + qb.w * k8[7];
+                part[p * G + g] = qa.x * k8[0] + qa.y * k8[1] + qa.z * k8[2] + qa.w * k8[3] + qb.x * k8[4] +
+                                  qb.y * k8[5] + qb.z * k8[6] + qb.w * k8[7];
             }
+        }
+        reduceScatter<kRowThreads, kPasses * G>(part, chunk);
+        constexpr int F = kPasses * G / kRowThreads;
 #pragma unroll
-            for (int o = kRowThreads / 2; o > 0; o >>= 1)
-#pragma unroll
-                for (int g = 0; g < G; ++g) dot[g] += __shfl_xor_sync(0xffffffffu, dot[g], o);
-            if (chunk == 0) {
-                const int j = p * kSlices + slice;
-                const bool valid = k0 + j < end;
-#pragma unroll
-                for (int g = 0; g < G; ++g) scores[g][j] = valid ? dot[g] : -INFINITY;
-            }
+        for (int i = 0; i < F; ++i) {
+            const int v = chunk * F + i, p = v / G, g = v % G;
+            const int j = p * kSlices + slice;
+            scores[g][j] = k0 + j < end ? part[i] : -INFINITY;
         }
         __syncthreads();
         for (int g = threadIdx.x >> 5; g < G; g += kThreads / 32) { // a warp per query head: the online softmax
@@ -161,34 +183,52 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(AttentionCall 
     }
 }
 
-template <typename Kv, int HD>
-cudaError_t launchForGroup(const AttentionCall& c, cudaStream_t stream) {
-    const dim3 grid(unsigned(c.kvHeads), unsigned(c.splits), unsigned(c.tokens));
-    if (c.heads / c.kvHeads <= 4)
-        return launchEx(attentionDecodeKernel<Kv, HD, 4>, grid, dim3(kThreads), 0, stream, c.pdl, c);
-    return launchEx(attentionDecodeKernel<Kv, HD, 8>, grid, dim3(kThreads), 0, stream, c.pdl, c);
-}
-
-template <typename Kv>
-cudaError_t launchForHeadDim(const AttentionCall& c, cudaStream_t stream) {
-    switch (c.headDim) {
-    case 64: return launchForGroup<Kv, 64>(c, stream);
-    case 128: return launchForGroup<Kv, 128>(c, stream);
-    case 256: return launchForGroup<Kv, 256>(c, stream);
-    }
-    return cudaErrorInvalidValue;
-}
-
 } // namespace
 
-bool decodeAttentionTakes(const AttentionCall& c) {
-    return (c.kvType == KvType::F16 || c.kvType == KvType::BF16) &&
-           (c.headDim == 64 || c.headDim == 128 || c.headDim == 256) && c.heads / c.kvHeads <= 8 &&
-           reinterpret_cast<uintptr_t>(c.kCache) % 16 == 0 && reinterpret_cast<uintptr_t>(c.vCache) % 16 == 0;
+DecodeKernel decodeKernelFor(const AttentionCall& c) {
+    if (reinterpret_cast<uintptr_t>(c.kCache) % 16 != 0 || reinterpret_cast<uintptr_t>(c.vCache) % 16 != 0)
+        return nullptr;
+    if (const DecodeKernel mma = decodeMmaKernelFor(c)) return mma;
+    if (c.headDim != 64 || c.heads / c.kvHeads > 8) return nullptr;
+    const bool small = c.heads / c.kvHeads <= 4;
+    if (c.kvType == KvType::F16) return small ? attentionDecodeKernel<__half, 64, 4> : attentionDecodeKernel<__half, 64, 8>;
+    if (c.kvType == KvType::BF16)
+        return small ? attentionDecodeKernel<__nv_bfloat16, 64, 4> : attentionDecodeKernel<__nv_bfloat16, 64, 8>;
+    return nullptr;
 }
 
-cudaError_t launchDecodeAttentionPartials(const AttentionCall& c, cudaStream_t stream) {
-    return c.kvType == KvType::F16 ? launchForHeadDim<__half>(c, stream) : launchForHeadDim<__nv_bfloat16>(c, stream);
+int decodeWaveSplits(const AttentionCall& c, DecodeKernel kernel) {
+    // Resident blocks per device for each kernel, asked once (the decode step is captured in a
+    // graph, but an uncaptured step calls this every token).
+    struct Known {
+        int device;
+        DecodeKernel kernel;
+        int blocks;
+    };
+    static std::mutex mutex;
+    static std::vector<Known> known;
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return 0;
+    int blocks = 0;
+    {
+        const std::lock_guard lock(mutex);
+        for (const Known& k : known)
+            if (k.device == device && k.kernel == kernel) blocks = k.blocks;
+        if (blocks == 0) {
+            int sms = 0, perSm = 0;
+            if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+                cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kDecodeThreads, 0) != cudaSuccess)
+                return 0;
+            blocks = std::max(1, sms * perSm);
+            known.push_back({device, kernel, blocks});
+        }
+    }
+    return std::max(1, blocks / (c.kvHeads * c.tokens));
+}
+
+cudaError_t launchDecodeAttentionPartials(const AttentionCall& c, DecodeKernel kernel, cudaStream_t stream) {
+    const dim3 grid(unsigned(c.kvHeads), unsigned(c.splits), unsigned(c.tokens));
+    return launchEx(kernel, grid, dim3(kDecodeThreads), 0, stream, c.pdl, c);
 }
 
 } // namespace hearth::kernels::detail

@@ -311,9 +311,11 @@ void attention() {
     }
 }
 
-// Decode calls over a 16-bit cache with heads of 64/128/256 and groups up to 8 take the streaming
-// kernel (attention_decode.cu); it computes in fp32 from the stored values, as the reference does.
-void attentionDecodeStreaming() {
+// Decode calls over a 16-bit cache with groups up to 8: heads of 64 take the streaming kernel
+// (attention_decode.cu), fp32 from the stored values as the reference computes, so its bound is
+// fp32's; heads of 128/256 take the tensor-core kernel (attention_decode_mma.cu), which rounds q
+// and the softmax weights to the cache's type, so its bounds are fp16's and bf16's.
+void attentionDecode() {
     struct Shape {
         int heads, kvHeads, hd;
     };
@@ -322,12 +324,15 @@ void attentionDecodeStreaming() {
     };
     for (const Shape sh : {Shape{8, 2, 64}, Shape{32, 4, 128}, Shape{6, 1, 256}})
         for (const KvType kv : {KvType::F16, KvType::BF16}) {
-            const int ctx = 1200;
+            const int ctx = 8192;
             const KvCacheCopy cache(kv, size_t(ctx) * sh.kvHeads * sh.hd);
             // Many splits, as the session plans them: a query's keys spread over them in multiples
-            // of 64 (19 ranges for the last case), combined by several ranges at a time.
+            // of 64 (19 ranges for pos 1199), combined by several ranges at a time. At pos 8191,
+            // 128 ranges can be more blocks than one resident wave (heads of 128 on an H200: 99),
+            // and then the ranges in use are fewer and longer than splitKeys (decodeWaveSplits).
             for (const Case c : {Case{1, 0, 5, 80}, Case{1, 150, 5, 80}, Case{1, 399, 5, 80}, Case{1, 399, 1, 400},
-                                 Case{3, 200, 3, 128}, Case{1, 700, 64, 64}, Case{1, 1199, 128, 64}}) {
+                                 Case{3, 200, 3, 128}, Case{1, 700, 64, 64}, Case{1, 1199, 128, 64},
+                                 Case{1, 8191, 128, 64}}) {
                 const std::vector<float> q = randomVector(size_t(c.tokens) * sh.heads * sh.hd);
                 Buffer dq(q.size() * 4), out(q.size() * 4),
                     partial(attentionPartialBytes(c.tokens, sh.heads, sh.hd, c.splits)), pos(4);
@@ -340,7 +345,8 @@ void attentionDecodeStreaming() {
                 CHECK(launchAttention(call, nullptr) == cudaSuccess);
                 const std::vector<float> want = referenceAttention(q, cache, c.tokens, c.pos0, sh.heads, sh.kvHeads, sh.hd);
                 const double err = worstError(out.download<float>(q.size()), want);
-                CHECK_MSG(err <= 1e-5, "streaming decode attention kv " << int(kv) << " hd " << sh.hd << " group "
+                const double bound = sh.hd == 64 ? 1e-5 : kv == KvType::F16 ? 2e-3 : 1.5e-2;
+                CHECK_MSG(err <= bound, "decode attention kv " << int(kv) << " hd " << sh.hd << " group "
                                                                         << sh.heads / sh.kvHeads << " tokens " << c.tokens
                                                                         << " pos " << c.pos0 << " splits " << c.splits
                                                                         << ": " << err);
@@ -497,7 +503,7 @@ int main() {
     qkvToCache();
     attention();
     attentionTensorCores();
-    attentionDecodeStreaming();
+    attentionDecode();
     elementwise();
     sampling();
     CHECK(cudaDeviceSynchronize() == cudaSuccess);

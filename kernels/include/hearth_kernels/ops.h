@@ -96,6 +96,7 @@ struct AttentionCall {
     KvType kvType;
     void* partial;
     bool pdl = false; // both kernels launched as programmatic dependents (pdl.cuh; decode)
+    int waveSplits = 0; // set by launchAttention for decode: at most this many ranges in use
 };
 size_t attentionPartialBytes(int tokens, int heads, int headDim, int splits);
 cudaError_t launchAttention(const AttentionCall& call, cudaStream_t stream);

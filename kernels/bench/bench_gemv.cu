@@ -1,11 +1,13 @@
 // hearth-bench-kernels: batch-1 GEMV bandwidth on the current GPU.
 //
 //   hearth-bench-kernels [--sweep] [--no-shapes] [--no-chain] [--no-launch-cost] [--types Q4_K,Q6_K,...] [--shape K N[,N...]]
+//                        [--rows R[,R...]]
 //
 // Per shape: GB/s = (bytes of W + x + y) / median time per launch. Launches are captured in a
 // CUDA graph that rotates through enough copies of W (>= 256 MB per rotation, >= 2 copies) that
 // the 60 MB L2 holds none of the next launch's weights; the median is over graph replays.
-// --sweep also times every rows-per-block choice and prints the best beside the default.
+// --sweep also times every rows-per-block choice and prints the best beside the default; --rows adds
+// one row per listed rows-per-block choice (PDL), for fits of time against bytes at a fixed choice.
 //
 // Launch cost: an empty kernel chained with and without PDL, and a grid-wide barrier, i.e. the
 // fixed cost a GEMV pays per launch before it streams, against a persistent kernel's barrier.
@@ -171,7 +173,8 @@ const Shape kShapes[] = {{4096, 4096},  {4096, 1024},  {4096, 12288}, {12288, 40
                          {25600, 5120}, {5120, 17408}, {17408, 5120}, {5120, 12288}, {6144, 5120},
                          {4096, 151936}, {5120, 151936}, {5120, 248320}};
 
-void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, const std::vector<int>& onlyN, cudaStream_t s) {
+void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, const std::vector<int>& onlyN,
+                 const std::vector<int>& forcedRows, cudaStream_t s) {
     std::printf("\n| type | k→n | bytes (W+x+y) | median µs | GB/s | %% of 4.5 TB/s | config |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
     float* xf;
@@ -218,6 +221,10 @@ void benchShapes(const std::vector<T>& types, bool sweep, int onlyK, const std::
             };
             row(run(GemvExperiment{}), "auto");
             row(run(GemvExperiment{true, 0, 0}), "auto, PDL");
+            for (int r : forcedRows) {
+                const std::string cfg = "rows " + std::to_string(r) + ", PDL";
+                row(run(GemvExperiment{true, r, 0}), cfg.c_str());
+            }
             if (sweep) {
                 // Every rows-per-block choice for each experimental variant (gemv_experiments.h).
                 std::vector<int> variants = {0, 2, 4};
@@ -488,6 +495,7 @@ int main(int argc, char** argv) {
     bool sweep = false, shapes = true, chain = true, launchCost = true;
     int onlyK = 0;
     std::vector<int> onlyN; // --shape K N[,N...]: any shapes, not only the table's
+    std::vector<int> forcedRows;
     std::vector<T> types;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -503,12 +511,20 @@ int main(int argc, char** argv) {
                 if (*p == ',') ++p;
             }
         }
+        else if (a == "--rows" && i + 1 < argc) {
+            for (const char* p = argv[++i]; *p;) {
+                const int r = std::atoi(p);
+                if (r == 1 || r == 2 || r == 4 || r == 8) forcedRows.push_back(r);
+                while (*p && *p != ',') ++p;
+                if (*p == ',') ++p;
+            }
+        }
         else if (a == "--types" && i + 1 < argc) {
             const std::string list = argv[++i];
             for (const auto& ti : kTypes)
                 if (list.find(ti.name) != std::string::npos) types.push_back(ti.t);
         } else {
-            std::fprintf(stderr, "usage: %s [--sweep] [--no-shapes] [--no-chain] [--no-launch-cost] [--types Q4_K,...] [--shape K N[,N...]]\n",
+            std::fprintf(stderr, "usage: %s [--sweep] [--no-shapes] [--no-chain] [--no-launch-cost] [--types Q4_K,...] [--shape K N[,N...]] [--rows R[,R...]]\n",
                          argv[0]);
             return 2;
         }
@@ -526,7 +542,7 @@ int main(int argc, char** argv) {
                 p.multiProcessorCount, p.l2CacheSize >> 20, p.major, p.minor);
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    if (shapes) benchShapes(types, sweep, onlyK, onlyN, s);
+    if (shapes) benchShapes(types, sweep, onlyK, onlyN, forcedRows, s);
     if (chain) benchChain(s);
     if (launchCost) benchLaunchCost(s);
     CK(cudaStreamDestroy(s));

@@ -88,6 +88,7 @@ int runCommand(const std::vector<std::string>& args);
 int inspectCommand(const std::vector<std::string>& args);
 int benchCommand(const std::vector<std::string>& args);
 int benchMatVecCommand(const Args& args); // bench --matvec
+int benchPoolCommand(const Args& args);   // bench --pool
 int tokenizeCommand(const std::vector<std::string>& args);
 int quantizeCommand(const std::vector<std::string>& args);
 int synthCommand(const std::vector<std::string>& args);

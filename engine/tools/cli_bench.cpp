@@ -170,10 +170,11 @@ int benchCommand(const std::vector<std::string>& argv) {
     auto parsed = Args::parse(argv,
                               {"-m", "--synth", "--quant", "-p", "-n", "--depth", "--reps", "--kv-type", "--vram-budget", "--device", "--cpu-kernels",
                                "--gpu", "--threads", "--bandwidth-gbps", "--matvec", "--rows", "--cols", "--tokens"},
-                              {"--json"}, {{"--model", "-m"}, {"--type", "--quant"}});
+                              {"--json", "--pool"}, {{"--model", "-m"}, {"--type", "--quant"}});
     if (!parsed.isOk()) return usageError(parsed.status().message());
     const Args& args = parsed.value();
     if (args.has("--matvec")) return benchMatVecCommand(args); // one CPU product alone (cli_bench_matvec.cpp)
+    if (args.has("--pool")) return benchPoolCommand(args);     // the CPU pool's cost per job (the same file)
     BenchOptions o;
     ModelParams modelParams;
     modelParams.device = DeviceKind::Auto; // as run: readDeviceOptions' default

@@ -1,6 +1,7 @@
 // hearth-cli bench --matvec: one CPU matrix product timed alone (hearth/devices.h's
 // timeCpuMatVec), in GB/s of weights read, beside the machine's measured read bandwidth — the
 // numbers to set beside another engine's kernels shape by shape (docs/PERFORMANCE.md).
+// hearth-cli bench --pool: the thread pool's cost per job (timeCpuPoolJobs).
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,28 @@ int benchMatVecCommand(const Args& args) {
                 type.c_str(), static_cast<long long>(*rows), static_cast<long long>(*cols),
                 static_cast<long long>(*tokens), out["kernels"].get<std::string>().c_str(), timing->medianMicroseconds,
                 static_cast<long long>(*reps), timing->bestMicroseconds, gbps, out["gflops"].get<double>(), readGbps);
+    return 0;
+}
+
+int benchPoolCommand(const Args& args) {
+    auto reps = args.integer("--reps", 1000, 1, 10000000);
+    auto threads = args.integer("--threads", 0, 0, 1024, "0 = all hardware threads");
+    for (const auto* r : {&reps, &threads})
+        if (!r->isOk()) return usageError(r->status().message());
+    auto timing = timeCpuPoolJobs(int(*threads), int(*reps));
+    if (!timing.isOk()) return fail(timing.status());
+    const nlohmann::json out = {{"threads", *threads},
+                                {"reps", *reps},
+                                {"fixed_parts_median_us", timing->fixedMedianMicroseconds},
+                                {"claimed_ranges_median_us", timing->claimedMedianMicroseconds}};
+    if (args.has("--json")) {
+        std::printf("%s\n", out.dump().c_str());
+        return 0;
+    }
+    std::printf("thread pool, %lld thread(s): an empty job costs %.2f us split in fixed parts, %.2f us in claimed "
+                "ranges (768 rows, grains of 16); median of %lld\n",
+                static_cast<long long>(*threads), timing->fixedMedianMicroseconds, timing->claimedMedianMicroseconds,
+                static_cast<long long>(*reps));
     return 0;
 }
 

@@ -156,7 +156,10 @@ const std::vector<CommandHelp>& commandHelp() {
                       "                 --cpu-kernels fast|reference --json]\n"
                       "One CPU matrix product alone: a random R x C matrix of TYPE (Q4_K, Q8_0, F16, ...;\n"
                       "default 4096 x 4096) times N vectors (default 1), its median time over --reps runs\n"
-                      "(default 50) in GB/s of weights, beside the machine's measured read bandwidth.\n"},
+                      "(default 50) in GB/s of weights, beside the machine's measured read bandwidth.\n\n"
+                      "hearth-cli bench --pool [--reps R --threads N --json]\n"
+                      "The CPU thread pool's cost per job: empty jobs split in fixed parts and in claimed\n"
+                      "ranges, as a decode step splits its products; medians over --reps (default 1000).\n"},
         {"quantize", "usage: hearth-cli quantize IN OUT.gguf --quant PRESET [options]\n"
                      "Writes IN (a GGUF or a Hugging Face folder) with the preset applied, as a GGUF.\n\n"
                      "  --quant PRESET        F32, F16, BF16, Q8_0, Q4_0, Q5_0, Q4_K, Q5_K, Q6_K, Q4_K_M, Q5_K_M\n"

@@ -47,6 +47,16 @@ int main() {
     CHECK_ERR(timeCpuMatVec("Q4_K", 8, 100, 1, 1, true, 1), StatusCode::InvalidArgument, "multiple");
     CHECK_ERR(timeCpuMatVec("Q3_X", 8, 256, 1, 1, true, 1), StatusCode::InvalidArgument, "Q3_X");
     CHECK_ERR(timeCpuMatVec("F16", 0, 256, 1, 1, true, 1), StatusCode::InvalidArgument, "rows");
+    // The pool's cost per job: positive, finite, and refused for nonsense.
+    for (const int threads : {1, 2}) {
+        auto p = timeCpuPoolJobs(threads, 50);
+        CHECK_OK(p);
+        if (p.isOk())
+            CHECK(p->fixedMedianMicroseconds > 0 && p->claimedMedianMicroseconds > 0 &&
+                  p->fixedMedianMicroseconds < 1e6 && p->claimedMedianMicroseconds < 1e6);
+    }
+    CHECK_ERR(timeCpuPoolJobs(2, 0), StatusCode::InvalidArgument, "reps");
+    CHECK_ERR(timeCpuPoolJobs(-1, 5), StatusCode::InvalidArgument, "threads");
 
     // --device auto: CUDA exactly when a device is listed; otherwise the CPU, with CUDA's reason
     // (on a machine without a driver or without the module, as CI is, the engine still runs).

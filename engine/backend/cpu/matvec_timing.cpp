@@ -1,6 +1,6 @@
 // timeCpuMatVec (hearth/devices.h): one of the CPU backend's matrix products, timed alone, so a
 // kernel's speed can be set beside the read bandwidth and beside other engines' kernels shape by
-// shape.
+// shape; timeCpuPoolJobs: what the thread pool costs a product before any weight is read.
 #include <algorithm>
 #include <chrono>
 #include <new>
@@ -18,6 +18,11 @@ namespace hearth {
 namespace {
 
 constexpr int64_t kDistinctRows = 64; // random rows, repeated down the matrix (quantizing all would take seconds)
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
 
 } // namespace
 
@@ -68,13 +73,32 @@ Result<CpuMatVecTiming> timeCpuMatVec(const std::string& typeName, int64_t rows,
         const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
         if (run >= 0) times.push_back(us);
     }
-    std::sort(times.begin(), times.end());
     CpuMatVecTiming t;
-    t.medianMicroseconds = times.size() % 2 ? times[times.size() / 2]
-                                            : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
-    t.bestMicroseconds = times.front();
+    t.medianMicroseconds = median(times);
+    t.bestMicroseconds = *std::min_element(times.begin(), times.end());
     t.weightBytes = *rowBytes * uint64_t(rows);
     return t;
+}
+
+Result<CpuPoolTiming> timeCpuPoolJobs(int threads, int reps) {
+    if (reps < 1 || threads < 0) return invalidArgument("reps must be at least 1 and threads at least 0");
+    ThreadPool pool(threads);
+    // Each range writes its length to its own line: work the compiler cannot drop, and no sharing.
+    struct alignas(64) Slot {
+        int64_t value = 0;
+    };
+    std::vector<Slot> slots(size_t(pool.size()) * 64);
+    std::vector<double> fixed, claimed;
+    for (int run = -2; run < reps; ++run) { // two warm-up jobs of each kind
+        auto start = std::chrono::steady_clock::now();
+        pool.parallelFor(pool.size(), [&](int64_t begin, int64_t end) { slots[size_t(begin)].value += end - begin; });
+        const double fixedUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        start = std::chrono::steady_clock::now();
+        pool.parallelForGuided(768, 16, [&](int64_t begin, int64_t end) { slots[size_t(begin / 16)].value += end - begin; });
+        const double claimedUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+        if (run >= 0) fixed.push_back(fixedUs), claimed.push_back(claimedUs);
+    }
+    return CpuPoolTiming{median(fixed), median(claimed)};
 }
 
 } // namespace hearth

@@ -77,4 +77,15 @@ struct CpuMatVecTiming {
 Result<CpuMatVecTiming> timeCpuMatVec(const std::string& type, int64_t rows, int64_t cols, int tokens, int threads,
                                       bool fastKernels, int reps);
 
+// The CPU thread pool's cost per job (hearth-cli bench --pool): `reps` jobs of next to no work on
+// `threads` threads (0: all), split as the decode step splits a product — fixed parts, one a
+// thread, and claimed ranges (768 rows in grains of 16: a small-100m product's rows) —, each timed
+// from the call to the return. What a small model pays per product beyond reading its weights.
+// Errors: InvalidArgument (reps < 1, threads < 0).
+struct CpuPoolTiming {
+    double fixedMedianMicroseconds = 0;
+    double claimedMedianMicroseconds = 0;
+};
+Result<CpuPoolTiming> timeCpuPoolJobs(int threads, int reps);
+
 } // namespace hearth

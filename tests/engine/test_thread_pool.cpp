@@ -1,7 +1,9 @@
 // ThreadPool: parallelFor's fixed shares and parallelForGuided's claimed ranges cover every index
 // once, keep to their grain and part limits, and a thread held up on one guided range leaves the
-// rest to the others (the decode step's products rely on it on a busy machine).
+// rest to the others (the decode step's products rely on it on a busy machine); thousands of jobs
+// back to back, with the owner and the workers put to sleep and woken, each cover every index once.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -116,6 +118,29 @@ int main() {
         CHECK_MSG(firstLength <= count / 4 + grain, "first range " << firstLength << " of " << count);
         const std::thread::id stuck = ranges.front().thread;
         for (size_t i = 1; i < ranges.size(); ++i) CHECK(ranges[i].thread != stuck);
+    }
+
+    // Back to back, sleeping and waking: 20000 jobs of both kinds on 4 threads cover every index
+    // once each time; every 500th job the last part holds its thread (a worker) for 3 ms, so the
+    // owner's polling runs out and it sleeps until woken, and every 2000th job comes after a 3 ms
+    // pause, so the workers have gone to sleep and must be woken.
+    {
+        ThreadPool pool(4);
+        std::vector<std::atomic<int>> hits(997);
+        bool exact = true;
+        for (int job = 0; job < 20000 && exact; ++job) {
+            if (job % 2000 == 1999) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+            const int64_t count = 1 + job % int64_t(hits.size());
+            for (int64_t i = 0; i < count; ++i) hits[size_t(i)].store(0, std::memory_order_relaxed);
+            auto fn = [&](int64_t b, int64_t e) {
+                if (job % 500 == 250 && e == count) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+                for (int64_t i = b; i < e; ++i) hits[size_t(i)].fetch_add(1, std::memory_order_relaxed);
+            };
+            if (job % 2) pool.parallelForGuided(count, 1 + job % 7, fn);
+            else pool.parallelFor(count, fn);
+            for (int64_t i = 0; i < count; ++i) exact = exact && hits[size_t(i)].load(std::memory_order_relaxed) == 1;
+            CHECK_MSG(exact, "job " << job << " (count " << count << ") did not cover every index exactly once");
+        }
     }
     return test::finish();
 }

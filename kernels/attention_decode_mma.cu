@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "attention_decode.cuh"
+#include "mma_fragments.cuh"
 #include "pdl.cuh"
 
 namespace hearth::kernels::detail {
@@ -32,31 +33,6 @@ struct MmaShared {
     static constexpr size_t kOutBytes = size_t(kWarps) * 8 * HD * 4; // rows < 8: a group has at most 8 heads
     static constexpr size_t kBytes = kVBytes > kOutBytes ? kVBytes : kOutBytes;
 };
-
-template <typename Kv>
-__device__ __forceinline__ uint32_t pack2(float a, float b) {
-    if constexpr (std::is_same_v<Kv, __half>) {
-        const __half2 h = __floats2half2_rn(a, b);
-        return *reinterpret_cast<const uint32_t*>(&h);
-    } else {
-        const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
-        return *reinterpret_cast<const uint32_t*>(&h);
-    }
-}
-
-template <typename Kv>
-__device__ __forceinline__ void mma(float* d, const uint32_t* a, uint32_t b0, uint32_t b1) {
-    if constexpr (std::is_same_v<Kv, __half>)
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                     "{%0,%1,%2,%3};\n"
-                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-    else
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                     "{%0,%1,%2,%3};\n"
-                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
 
 __device__ __forceinline__ void copy16Async(void* shared, const void* global, bool valid) {
     const unsigned dst = unsigned(__cvta_generic_to_shared(shared));
@@ -133,7 +109,7 @@ __global__ void __launch_bounds__(kWarps * 32) attentionDecodeMmaKernel(Attentio
             for (int ks = 0; ks < kHd / 16; ++ks)
                 kb[ks] = valid ? *reinterpret_cast<const uint2*>(kr + 16 * ks) : make_uint2(0, 0);
 #pragma unroll
-            for (int ks = 0; ks < kHd / 16; ++ks) mma<Kv>(s[j], qa[ks], kb[ks].x, kb[ks].y);
+            for (int ks = 0; ks < kHd / 16; ++ks) mma16816<Kv>(s[j], qa[ks], kb[ks].x, kb[ks].y);
         }
         // The online softmax of rows g (s[][0..1]) and g + 8 (s[][2..3]); keys past the end masked.
         float mx[2] = {-INFINITY, -INFINITY};
@@ -181,8 +157,8 @@ __global__ void __launch_bounds__(kWarps * 32) attentionDecodeMmaKernel(Attentio
         for (int n = 0; n < kHd / 8; n += 2) {
             uint32_t b[4];
             ldmatrixX4Trans(b, vbuf + row * kVStride + 8 * (n + (mi >> 1)));
-            mma<Kv>(o[n], pa, b[0], b[1]);
-            mma<Kv>(o[n + 1], pa, b[2], b[3]);
+            mma16816<Kv>(o[n], pa, b[0], b[1]);
+            mma16816<Kv>(o[n + 1], pa, b[2], b[3]);
         }
         __syncwarp(); // the buffer is refilled by the next chunk
     }

@@ -39,7 +39,8 @@ using DecodeKernel = void (*)(AttentionCall);
 
 // The pass-1 kernel a decode call takes, or null (attention.cu's fp32 kernels run it).
 DecodeKernel decodeKernelFor(const AttentionCall& call);
-// attention_decode_mma.cu's kernel for the call, or null (heads other than 128/256, groups over 8).
+// attention_decode_mma.cu's kernel for the call, or null (heads other than 128/256, groups over 8,
+// a q not 16-byte aligned).
 DecodeKernel decodeMmaKernelFor(const AttentionCall& call);
 // Key ranges in use for a decode call (AttentionCall::waveSplits): one resident wave of the
 // kernel's blocks. More ranges than that run in several waves, the last one partly idle (32B at

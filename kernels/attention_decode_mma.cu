@@ -200,7 +200,8 @@ __global__ void __launch_bounds__(kWarps * 32) attentionDecodeMmaKernel(Attentio
 } // namespace
 
 DecodeKernel decodeMmaKernelFor(const AttentionCall& c) {
-    if (c.heads / c.kvHeads > 8) return nullptr;
+    // q is read as float4: a q that is not 16-byte aligned takes attention.cu's fp32 kernels.
+    if (c.heads / c.kvHeads > 8 || reinterpret_cast<uintptr_t>(c.q) % 16 != 0) return nullptr;
     const bool f16 = c.kvType == KvType::F16;
     if (!f16 && c.kvType != KvType::BF16) return nullptr;
     if (c.headDim == 128) return f16 ? attentionDecodeMmaKernel<__half, 128> : attentionDecodeMmaKernel<__nv_bfloat16, 128>;

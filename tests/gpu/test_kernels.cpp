@@ -350,6 +350,18 @@ void attentionDecode() {
                                                                         << sh.heads / sh.kvHeads << " tokens " << c.tokens
                                                                         << " pos " << c.pos0 << " splits " << c.splits
                                                                         << ": " << err);
+                if (c.tokens == 1 && c.pos0 == 399 && c.splits == 5) {
+                    // q not 16-byte aligned: attention.cu's fp32 kernels take the call, at fp32's bound.
+                    Buffer shifted((q.size() + 1) * 4);
+                    CHECK(cudaMemcpy(shifted.as<float>() + 1, q.data(), q.size() * 4, cudaMemcpyHostToDevice) ==
+                          cudaSuccess);
+                    AttentionCall odd = call;
+                    odd.q = shifted.as<float>() + 1;
+                    out.poison();
+                    CHECK(launchAttention(odd, nullptr) == cudaSuccess);
+                    const double oddErr = worstError(out.download<float>(q.size()), want);
+                    CHECK_MSG(oddErr <= 1e-5, "decode attention with an unaligned q, hd " << sh.hd << ": " << oddErr);
+                }
             }
         }
 }

@@ -111,7 +111,8 @@ __global__ void __launch_bounds__(kWarps * 32) attentionDecodeMmaKernel(Attentio
 #pragma unroll
             for (int ks = 0; ks < kHd / 16; ++ks) mma16816<Kv>(s[j], qa[ks], kb[ks].x, kb[ks].y);
         }
-        // The online softmax of rows g (s[][0..1]) and g + 8 (s[][2..3]); keys past the end masked.
+        // Keys past the end masked (the chunk's first key is before it), then the online softmax of
+        // rows g (s[][0..1]) and g + 8 (s[][2..3]).
         float mx[2] = {-INFINITY, -INFINITY};
 #pragma unroll
         for (int j = 0; j < 2; ++j)
@@ -121,30 +122,7 @@ __global__ void __launch_bounds__(kWarps * 32) attentionDecodeMmaKernel(Attentio
                 if (key >= end) s[j][e] = -INFINITY;
                 mx[e >> 1] = fmaxf(mx[e >> 1], s[j][e]);
             }
-        float corr[2], sum[2] = {0.0f, 0.0f};
-#pragma unroll
-        for (int r = 0; r < 2; ++r) {
-            mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
-            mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
-            const float mNew = fmaxf(m[r], mx[r]); // finite: the chunk's first key is < end
-            corr[r] = m[r] == -INFINITY ? 0.0f : __expf(m[r] - mNew);
-            m[r] = mNew;
-        }
-#pragma unroll
-        for (int j = 0; j < 2; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                s[j][e] = __expf(s[j][e] - m[e >> 1]);
-                sum[e >> 1] += s[j][e];
-            }
-#pragma unroll
-        for (int r = 0; r < 2; ++r) {
-            sum[r] += __shfl_xor_sync(0xffffffffu, sum[r], 1);
-            sum[r] += __shfl_xor_sync(0xffffffffu, sum[r], 2);
-            l[r] = l[r] * corr[r] + sum[r];
-        }
-#pragma unroll
-        for (int n = 0; n < kHd / 8; ++n) o[n][0] *= corr[0], o[n][1] *= corr[0], o[n][2] *= corr[1], o[n][3] *= corr[1];
+        onlineSoftmaxStep<2, kHd / 8, true>(s, mx, m, l, o, [](float x) { return __expf(x); });
         // P as the A operand (its layout is S's accumulators'), V from the buffer: O += P · V.
         const uint32_t pa[4] = {pack2<Kv>(s[0][0], s[0][1]), pack2<Kv>(s[0][2], s[0][3]), pack2<Kv>(s[1][0], s[1][1]),
                                 pack2<Kv>(s[1][2], s[1][3])};

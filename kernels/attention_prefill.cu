@@ -89,7 +89,8 @@ __global__ void __launch_bounds__(kThreads) flashPrefillKernel(AttentionCall c) 
                 mma16816<Kv>(s[n], a, load32(kb), load32(kb + 8));
             }
         }
-        // Scale, mask the future, and the online softmax of rows A (s[][0..1]) and B (s[][2..3]).
+        // Scale and mask the future (key 0 is before every query), then the online softmax of rows A
+        // (s[][0..1]) and B (s[][2..3]).
         float mx[2] = {-INFINITY, -INFINITY};
 #pragma unroll
         for (int n = 0; n < KT / 8; ++n)
@@ -99,30 +100,7 @@ __global__ void __launch_bounds__(kThreads) flashPrefillKernel(AttentionCall c) 
                 s[n][e] = key <= (e < 2 ? posA : posB) ? s[n][e] * scaleLog2 : -INFINITY;
                 mx[e >> 1] = fmaxf(mx[e >> 1], s[n][e]);
             }
-        float corr[2], sum[2] = {0.0f, 0.0f};
-#pragma unroll
-        for (int r = 0; r < 2; ++r) {
-            mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
-            mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
-            const float mNew = fmaxf(m[r], mx[r]); // finite: key 0 is before every query
-            corr[r] = exp2f(m[r] - mNew);
-            m[r] = mNew;
-        }
-#pragma unroll
-        for (int n = 0; n < KT / 8; ++n)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                s[n][e] = exp2f(s[n][e] - m[e >> 1]);
-                sum[e >> 1] += s[n][e];
-            }
-#pragma unroll
-        for (int r = 0; r < 2; ++r) {
-            sum[r] += __shfl_xor_sync(0xffffffffu, sum[r], 1);
-            sum[r] += __shfl_xor_sync(0xffffffffu, sum[r], 2);
-            l[r] = l[r] * corr[r] + sum[r];
-        }
-#pragma unroll
-        for (int n = 0; n < HD / 8; ++n) o[n][0] *= corr[0], o[n][1] *= corr[0], o[n][2] *= corr[1], o[n][3] *= corr[1];
+        onlineSoftmaxStep(s, mx, m, l, o, [](float x) { return exp2f(x); });
 #pragma unroll
         for (int kk = 0; kk < KT / 16; ++kk) {
             const uint32_t a[4] = {pack2<Kv>(s[2 * kk][0], s[2 * kk][1]), pack2<Kv>(s[2 * kk][2], s[2 * kk][3]),

@@ -83,18 +83,20 @@ Result<CpuMatVecTiming> timeCpuMatVec(const std::string& typeName, int64_t rows,
 Result<CpuPoolTiming> timeCpuPoolJobs(int threads, int reps) {
     if (reps < 1 || threads < 0) return invalidArgument("reps must be at least 1 and threads at least 0");
     ThreadPool pool(threads);
+    constexpr int64_t kRows = 768, kGrain = 16; // the claimed job: a small-100m product's rows
     // Each range writes its length to its own line: work the compiler cannot drop, and no sharing.
     struct alignas(64) Slot {
         int64_t value = 0;
     };
-    std::vector<Slot> slots(size_t(pool.size()) * 64);
+    std::vector<Slot> slots(size_t(std::max<int64_t>(pool.size(), kRows / kGrain)));
     std::vector<double> fixed, claimed;
     for (int run = -2; run < reps; ++run) { // two warm-up jobs of each kind
         auto start = std::chrono::steady_clock::now();
         pool.parallelFor(pool.size(), [&](int64_t begin, int64_t end) { slots[size_t(begin)].value += end - begin; });
         const double fixedUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
         start = std::chrono::steady_clock::now();
-        pool.parallelForGuided(768, 16, [&](int64_t begin, int64_t end) { slots[size_t(begin / 16)].value += end - begin; });
+        pool.parallelForGuided(kRows, kGrain,
+                               [&](int64_t begin, int64_t end) { slots[size_t(begin / kGrain)].value += end - begin; });
         const double claimedUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
         if (run >= 0) fixed.push_back(fixedUs), claimed.push_back(claimedUs);
     }

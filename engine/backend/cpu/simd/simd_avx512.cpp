@@ -1,8 +1,9 @@
 // The AVX-512 tier: the AVX2 tier's kernels on 256-bit vectors with the byte and scaled word dot
 // products as AVX-512 VNNI's vpdpbusd and vpdpwssd (AVX-512 F/BW/VL + VNNI), and 32 registers for
-// wider tiles; Q4_K and Q6_K on 512-bit vectors (simd_x86_kquants512.inc). Only the functions after the target pragma are compiled for
-// the tier (the headers above it stay baseline code, so no inline function of theirs is emitted
-// with instructions another CPU lacks); cpu_features.cpp decides at run time whether to call them.
+// wider tiles; Q4_K and Q6_K on 512-bit vectors (simd_x86_kquants512.inc). Only the functions
+// after the target pragma are compiled for the tier (the headers above it stay baseline code, so no
+// inline function of theirs is emitted with instructions another CPU lacks); cpu_features.cpp
+// decides at run time whether to call them.
 #include "backend/cpu/simd/simd_kernels.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -489,6 +489,17 @@ void benchChain(cudaStream_t s) {
     for (void* p : {(void*)h, (void*)qkvOut, (void*)oOut, (void*)act, (void*)logits, xa, xb}) CK(cudaFree(p));
 }
 
+// "1,2,4" -> {1, 2, 4} (a command line's list).
+std::vector<int> intList(const char* p) {
+    std::vector<int> out;
+    while (*p) {
+        out.push_back(std::atoi(p));
+        while (*p && *p != ',') ++p;
+        if (*p == ',') ++p;
+    }
+    return out;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -505,19 +516,11 @@ int main(int argc, char** argv) {
         else if (a == "--no-launch-cost") launchCost = false;
         else if (a == "--shape" && i + 2 < argc) {
             onlyK = std::atoi(argv[++i]);
-            for (const char* p = argv[++i]; *p;) {
-                onlyN.push_back(std::atoi(p));
-                while (*p && *p != ',') ++p;
-                if (*p == ',') ++p;
-            }
+            onlyN = intList(argv[++i]);
         }
         else if (a == "--rows" && i + 1 < argc) {
-            for (const char* p = argv[++i]; *p;) {
-                const int r = std::atoi(p);
+            for (const int r : intList(argv[++i]))
                 if (r == 1 || r == 2 || r == 4 || r == 8) forcedRows.push_back(r);
-                while (*p && *p != ',') ++p;
-                if (*p == ',') ++p;
-            }
         }
         else if (a == "--types" && i + 1 < argc) {
             const std::string list = argv[++i];

@@ -58,6 +58,28 @@ bool gemvNeedsRepack(GemvType type) {
     return type == GemvType::Q6_K || type == GemvType::Q8_0 || type == GemvType::Q4_0;
 }
 
+size_t gemvRowBytes(GemvType type, int k) {
+    if (!gemvSupports(type, 1, k)) return 0;
+    const size_t blocks = size_t(k) / size_t(blockElems(type));
+    switch (type) {
+    case GemvType::Q4_K: return blocks * 144;
+    case GemvType::Q5_K: return blocks * 176;
+    case GemvType::Q6_K: return blocks * 210;
+    case GemvType::Q8_0: return blocks * 34;
+    case GemvType::Q4_0: return blocks * 18;
+    case GemvType::Q5_0: return blocks * 22;
+    case GemvType::BF16: return blocks * 16;
+    case GemvType::F16: return blocks * 2;
+    case GemvType::F32: return blocks * 4;
+    }
+    return 0;
+}
+
+bool gemvTakesRowsPerBlock(GemvType type) {
+    return type == GemvType::Q4_K || type == GemvType::Q5_K || type == GemvType::Q6_K || type == GemvType::Q8_0 ||
+           type == GemvType::Q4_0 || type == GemvType::BF16;
+}
+
 cudaError_t launchGemvRepack(GemvType type, const void* gguf, void* dst, int n, int k, cudaStream_t stream) {
     if (!gemvNeedsRepack(type) || !gemvSupports(type, n, k) || !gguf || !dst) return cudaErrorInvalidValue;
     switch (type) {

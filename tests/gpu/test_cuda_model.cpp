@@ -2,9 +2,12 @@
 // greedy references token for token (GGUF and HF folder, f32 KV cache); synth models of each
 // architecture and weight type give the CPU's logits within a bound per type, through prefill
 // (teacher-forced, the tensor-core GEMM path) and through decode (the GEMV path, graph-replayed);
-// the bad requests of the device choice fail cleanly.
+// the bad requests of the device choice fail cleanly; every rows-per-block choice of the decode
+// GEMVs gives the same logits.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 
 #include "check.h"
@@ -181,6 +184,48 @@ void seededSampling() {
 
 } // namespace
 
+// Rows per block change no logit: the session measures its choice per GEMV shape
+// (gemv_tuning.h), so every choice, forced through HEARTH_GEMV_ROWS, must decode the same logits
+// bit for bit as the kernels' own choices (0) and the measured ones (unset).
+void gemvRowChoices() {
+    const auto scratch = test::scratchDir("cuda_model_rows");
+    const std::string path = (scratch / "tiny-qwen3.gguf").string();
+    auto written = synthesizeModel({.shape = "tiny-qwen3", .preset = "F32", .seed = 5, .outputPath = path});
+    CHECK_OK(written);
+    if (!written.isOk()) return;
+    std::vector<int32_t> prompt(40);
+    for (size_t i = 0; i < prompt.size(); ++i) prompt[i] = int32_t((i * 37 + 11) % size_t(written->vocabSize));
+    for (const char* preset : {"Q4_K_M", "Q8_0", "BF16"}) {
+        std::vector<float> first;
+        for (const char* rows : {"0", "1", "2", "4", "8", ""}) {
+            if (*rows) setenv("HEARTH_GEMV_ROWS", rows, 1);
+            else unsetenv("HEARTH_GEMV_ROWS");
+            auto model = test::loadForComparison(path, DeviceKind::Cuda, preset);
+            if (!model) continue;
+            auto session = Session::create(*model, {.contextLength = 256, .kvType = KvType::F16});
+            CHECK_OK(session);
+            if (!session.isOk()) continue;
+            GenerateParams p;
+            p.maxTokens = 12;
+            p.useModelStopIds = false;
+            std::vector<float> logits;
+            CHECK_OK(SessionTesting::generateWithLogits(*session.value(), prompt, p, logits));
+            if (first.empty()) first = logits;
+            else
+                CHECK_MSG(logits.size() == first.size() &&
+                              std::memcmp(logits.data(), first.data(), first.size() * sizeof(float)) == 0,
+                          preset << ": HEARTH_GEMV_ROWS='" << rows << "' changed the logits");
+        }
+    }
+    setenv("HEARTH_GEMV_ROWS", "3", 1);
+    auto model = test::loadForComparison(path, DeviceKind::Cuda, "Q4_K_M");
+    if (model) {
+        auto session = Session::create(*model, {.contextLength = 256});
+        CHECK_MSG(!session.isOk(), "HEARTH_GEMV_ROWS=3 was accepted");
+    }
+    unsetenv("HEARTH_GEMV_ROWS");
+}
+
 int main() {
     test::announce("cuda_model", "cuda");
     test::requireCudaDevice();
@@ -188,5 +233,6 @@ int main() {
     synthModels();
     badRequests();
     seededSampling();
+    gemvRowChoices();
     return test::finish();
 }

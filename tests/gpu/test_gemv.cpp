@@ -252,12 +252,26 @@ void runCase(const TypeCase& tc, int n, int k, bool glu, const std::vector<GemvE
     // (gemv) and 8.9e-2 (gate+up); pooled over the rows, 2.5e-3 to 1.0e-2.
     const double tight = 1e-5;
     const double fp32Bound = glu ? 0.12 : 3e-2;
+    // Rows per block and PDL change no result (a row's sum runs in the same order), which the
+    // session's measured choice of rows per block (gemv_tuning.h) relies on: per warp count, the
+    // plain variant's outputs are equal bit for bit.
+    std::vector<std::pair<int, std::vector<float>>> firstByWarps;
     for (const GemvExperiment& o : configs) {
         CUDA_OK(cudaMemset(d.y, 0xFF, size_t(n) * 4)); // NaN
         CUDA_OK(launch(tc, glu, d, n, k, o));
         CUDA_OK(cudaDeviceSynchronize());
         std::vector<float> y(n);
         CUDA_OK(cudaMemcpy(y.data(), d.y, size_t(n) * 4, cudaMemcpyDeviceToHost));
+        if (o.variant == 0) {
+            auto same = std::find_if(firstByWarps.begin(), firstByWarps.end(), [&](const auto& f) { return f.first == o.warps; });
+            if (same == firstByWarps.end())
+                firstByWarps.emplace_back(o.warps, y);
+            else
+                CHECK_MSG(std::memcmp(same->second.data(), y.data(), size_t(n) * 4) == 0,
+                          tc.name << (glu ? " gate+up " : " gemv ") << k << "->" << n << " rows/block " << o.rowsPerBlock
+                                  << " warps " << o.warps << " pdl " << int(o.pdl)
+                                  << ": not bit-identical to the first choice with these warps");
+        }
         const RowError e8 = rowError(y, ref8), e = rowError(y, ref);
         std::printf("%s %s %d->%d rows/block %d warps %d variant %d pdl %d: worst row %.2e (row %d; pooled %.2e)%s, "
                     "vs fp32 x %.2e (pooled %.2e)%s\n",
@@ -284,6 +298,11 @@ int main() {
     CHECK(!gemvSupports(GemvType::Q4_K, 4, 100) && !gemvSupports(GemvType::Q8_0, 4, 48));
     CHECK(!gemvSupports(GemvType::Q6_K, 0, 256) && !gemvSupports(GemvType(99), 4, 256));
     CHECK(gemvNeedsRepack(GemvType::Q6_K) && !gemvNeedsRepack(GemvType::Q4_K));
+    CHECK(gemvRowBytes(GemvType::Q4_K, 4096) == 16 * 144 && gemvRowBytes(GemvType::Q6_K, 4096) == 16 * 210);
+    CHECK(gemvRowBytes(GemvType::Q8_0, 64) == 68 && gemvRowBytes(GemvType::BF16, 16) == 32);
+    CHECK(gemvRowBytes(GemvType::F32, 3) == 12 && gemvRowBytes(GemvType::Q4_K, 100) == 0);
+    CHECK(gemvTakesRowsPerBlock(GemvType::Q4_K) && gemvTakesRowsPerBlock(GemvType::BF16));
+    CHECK(!gemvTakesRowsPerBlock(GemvType::F16) && !gemvTakesRowsPerBlock(GemvType::Q5_0));
     CHECK(launchGemv(GemvType::Q4_K, nullptr, nullptr, nullptr, 8, 256, nullptr) == cudaErrorInvalidValue);
     {
         Device d;

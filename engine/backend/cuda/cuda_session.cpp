@@ -11,6 +11,7 @@
 #include "backend/cuda_memory_plan.h"
 #include "backend/cuda/prefill_gemm.h"
 #include "backend/cuda/device_health.h"
+#include "backend/cuda/gemv_tuning.h"
 #include "backend/cuda/process_memory.h"
 
 namespace hearth::cuda {
@@ -36,6 +37,7 @@ Result<std::unique_ptr<CudaSession>> CudaSession::create(const DeviceWeights& we
                                                          const HearthCudaSessionDesc& desc) {
     std::unique_ptr<CudaSession> s(new CudaSession(weights));
     HEARTH_TRY(s->allocate(desc));
+    HEARTH_TRY(s->tuneGemvs());
     return s;
 }
 

@@ -21,6 +21,7 @@
 
 namespace hearth::cuda {
 
+class GemvTuning;
 class PrefillGemm;
 
 class CudaSession {
@@ -50,6 +51,11 @@ private:
     Status injectStepFault();
     // The layers (cuda_session_layers.cpp): decode reads the normed x (d_xn / d_x8) and ends each
     // block with residualGemv; prefill reads p_xn / p_xh for `count` tokens and leaves p_delta.
+    // Measures (or takes the model's earlier measurement of) each decode GEMV shape's rows per
+    // block (gemv_tuning.h). HEARTH_GEMV_ROWS=0 keeps the kernels' own choices, =1|2|4|8 forces
+    // one for every GEMV that takes it (gate+up at most 4): tests compare the logits.
+    Status tuneGemvs();
+    kernels::GemvLaunch gemvLaunch(const DeviceMatrix& m, bool gateUp) const;
     Status gemv(const DeviceMatrix& m, float* y) const; // y = W · the normed x
     // The block's output W · in to d_delta, then the norm with weights `nextNorm` (x += d_delta)
     // for the next block's GEMVs.
@@ -75,6 +81,7 @@ private:
     cudaGraphExec_t m_graphExec = nullptr;
     bool m_useGraphs = true;
     kernels::GemvLaunch m_gemvLaunch; // pdl on sm_90+ unless HEARTH_KERNELS=portable
+    std::shared_ptr<const GemvTuning> m_tuning; // null: the kernels' own choices
     int32_t* m_pinned = nullptr; // host: token, pos, sampled, then penalty ids and candidate ids
     float* m_pinnedLogits = nullptr; // host: candidate logits
     void* m_arena = nullptr;

@@ -6,6 +6,7 @@
 #include "backend/cuda/cuda_session.h"
 
 #include "backend/cuda/cuda_status.h"
+#include "backend/cuda/gemv_tuning.h"
 #include "backend/cuda/prefill_gemm.h"
 
 namespace hearth::cuda {
@@ -39,7 +40,7 @@ kernels::NormOut CudaSession::normOut() const {
 Status CudaSession::gemv(const DeviceMatrix& m, float* y) const {
     if (m.isView()) return internalError("a GEMV was given a view of a stacked matrix");
     HEARTH_CUDA_CHECK(kernels::launchGemv(m.type, m.data, m.takesX8() ? d_x8 : static_cast<const void*>(d_xn), y,
-                                          m.n, m.k, m_stream, m_gemvLaunch));
+                                          m.n, m.k, m_stream, gemvLaunch(m, false)));
     return Status::ok();
 }
 
@@ -48,7 +49,7 @@ Status CudaSession::gemv(const DeviceMatrix& m, float* y) const {
 Status CudaSession::residualGemv(const DeviceMatrix& m, const void* inX8, const float* inF32, const float* nextNorm) {
     const ModelShape& s = m_w.shape();
     const void* in = m.takesX8() ? inX8 : static_cast<const void*>(inF32);
-    HEARTH_CUDA_CHECK(kernels::launchGemv(m.type, m.data, in, d_delta, m.n, m.k, m_stream, m_gemvLaunch));
+    HEARTH_CUDA_CHECK(kernels::launchGemv(m.type, m.data, in, d_delta, m.n, m.k, m_stream, gemvLaunch(m, false)));
     HEARTH_CUDA_CHECK(kernels::launchRmsNorm(d_x, d_delta, nextNorm, s.hidden, 1, s.rmsEps, normOut(), m_stream,
                                              m_gemvLaunch.pdl));
     return Status::ok();
@@ -110,7 +111,7 @@ Status CudaSession::ffnDecode(const DeviceLayer& l, const float* nextNorm) {
     const void* x = l.gate.takesX8() ? d_x8 : static_cast<const void*>(d_xn);
     if (l.gate.type == l.up.type) {
         HEARTH_CUDA_CHECK(kernels::launchGemvGateUp(l.gate.type, l.gate.data, l.up.data, x, d_act, l.gate.n, l.gate.k,
-                                                    m_stream, m_gemvLaunch));
+                                                    m_stream, gemvLaunch(l.gate, true)));
     } else {
         HEARTH_TRY(gemv(l.gate, d_gate));
         HEARTH_TRY(gemv(l.up, d_up));

@@ -327,4 +327,14 @@ Status DeviceWeights::checkLayer(int index) const {
     return Status::ok();
 }
 
+std::shared_ptr<const GemvTuning> DeviceWeights::gemvTuning() const {
+    const std::lock_guard lock(m_tuningMutex);
+    return m_tuning;
+}
+
+void DeviceWeights::keepGemvTuning(std::shared_ptr<const GemvTuning> tuning) const {
+    const std::lock_guard lock(m_tuningMutex);
+    m_tuning = std::move(tuning);
+}
+
 } // namespace hearth::cuda

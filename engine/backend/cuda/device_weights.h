@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct ProjectionRun {
 };
 
 enum class LayerMixer { Attention = 0, GatedDeltaNet = 1 };
+
+class GemvTuning;
 
 struct DeviceLayer {
     LayerMixer mixer = LayerMixer::Attention;
@@ -90,6 +93,10 @@ public:
     uint64_t bytes() const { return m_bytes; }
     bool anyTakesX8() const { return m_anyX8; }   // some matrix reads X8 x
     bool anyTakesF32() const { return m_anyF32; } // some matrix reads fp32 x
+    // The decode GEMVs' measured launch choices (gemv_tuning.h): the first session measures
+    // them, the later ones reuse them (they depend on the weights and the GPU only).
+    std::shared_ptr<const GemvTuning> gemvTuning() const;
+    void keepGemvTuning(std::shared_ptr<const GemvTuning> tuning) const;
 
 private:
     DeviceWeights() = default;
@@ -105,6 +112,8 @@ private:
     const float* m_outputNorm = nullptr;
     const float* m_invFreq = nullptr;
     bool m_anyX8 = false, m_anyF32 = false;
+    mutable std::mutex m_tuningMutex;
+    mutable std::shared_ptr<const GemvTuning> m_tuning;
 };
 
 // The GEMV family of a ggml type id, or false for a type the module cannot run.

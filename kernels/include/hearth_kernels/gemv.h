@@ -48,6 +48,12 @@ struct GemvLaunch {
 bool gemvSupports(GemvType type, int n, int k);
 // True for the types whose device layout is a repack of GGUF's (Q6_K, Q8_0, Q4_0).
 bool gemvNeedsRepack(GemvType type);
+// Bytes of one row of k elements in the device layout (the same bytes as GGUF's); 0 when
+// gemvSupports(type, 1, k) is false.
+size_t gemvRowBytes(GemvType type, int k);
+// True for the types whose launchers honour GemvLaunch::rowsPerBlock (the skeleton of
+// gemv_kernel.cuh); the generic kernel (F32, F16, Q5_0) picks its own shape.
+bool gemvTakesRowsPerBlock(GemvType type);
 
 // ---- activation quantization -------------------------------------------------------------
 

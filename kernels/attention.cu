@@ -12,6 +12,7 @@
 #include "hearth_kernels/ops.h"
 #include "hearth_kernels/shape_limits.h"
 #include "pdl.cuh"
+#include "x8_group.cuh"
 
 namespace hearth::kernels {
 namespace {
@@ -164,10 +165,16 @@ __global__ void __launch_bounds__(kCombineThreads) attentionCombineKernel(Attent
         partial[r * hd + d] = out;
     }
     __syncthreads();
-    if (r == 0) {
+    if (r == 0) { // whole warps when outX8 is set (headDim a multiple of 32)
         float out = 0.0f;
         for (int j = 0; j < R; ++j) out += partial[j * hd + d];
-        c.out[(size_t(t) * c.heads + h) * hd + d] = sum > 0.0f ? out / sum : 0.0f;
+        const size_t i = (size_t(t) * c.heads + h) * hd + d;
+        float v = sum > 0.0f ? out / sum : 0.0f;
+        if (c.gate) v *= 1.0f / (1.0f + expf(-c.gate[i])); // launchSigmoidGate's arithmetic
+        c.out[i] = v;
+        if (c.outX8)
+            detail::storeX8Group(v, int(threadIdx.x & 31), c.heads * hd, (h * hd + d) >> 5,
+                                 static_cast<int8_t*>(c.outX8));
     }
 }
 
@@ -201,7 +208,8 @@ size_t attentionPartialBytes(int tokens, int heads, int headDim, int splits) {
 cudaError_t launchAttention(const AttentionCall& c, cudaStream_t stream) {
     if (!c.q || !c.kCache || !c.vCache || !c.out || !c.partial || !attentionSupports(c.heads, c.kvHeads, c.headDim) ||
         c.tokens <= 0 ||
-        c.splits <= 0 || c.splitKeys <= 0)
+        c.splits <= 0 || c.splitKeys <= 0 || ((c.gate || c.outX8) && c.tokens != 1) ||
+        (c.outX8 && c.headDim % 32 != 0))
         return cudaErrorInvalidValue;
     if (detail::flashPrefillTakes(c)) return detail::launchFlashPrefill(c, stream);
     if (const detail::DecodeKernel kernel = detail::decodeKernelFor(c)) {

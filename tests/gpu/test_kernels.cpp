@@ -311,7 +311,8 @@ void attention() {
     }
 }
 
-// Decode calls over a 16-bit cache with groups up to 8: heads of 64 take the streaming kernel
+// Decode calls over a 16-bit cache with groups up to 8 (each also once with the step's epilogue:
+// the sigmoid output gate and X8 written by the combine): heads of 64 take the streaming kernel
 // (attention_decode.cu), fp32 from the stored values as the reference computes, so its bound is
 // fp32's; heads of 128/256 take the tensor-core kernel (attention_decode_mma.cu), which rounds q
 // and the softmax weights to the cache's type, so its bounds are fp16's and bf16's.
@@ -362,6 +363,34 @@ void attentionDecode() {
                     const double oddErr = worstError(out.download<float>(q.size()), want);
                     CHECK_MSG(oddErr <= 1e-5, "decode attention with an unaligned q, hd " << sh.hd << ": " << oddErr);
                 }
+                if (c.tokens != 1) {
+                    AttentionCall gated = call;
+                    Buffer gate(q.size() * 4);
+                    gated.gate = gate.as<float>();
+                    CHECK(launchAttention(gated, nullptr) == cudaErrorInvalidValue); // decode only
+                    continue;
+                }
+                // The step's epilogue in the combine: out · sigmoid(gate), and the same values as X8,
+                // byte for byte what launchQuantizeX8 makes of them.
+                const int width = sh.heads * sh.hd;
+                std::vector<float> g = randomVector(size_t(width));
+                Buffer gate(size_t(width) * 4), x8(gemvX8Bytes(width)), x8Want(gemvX8Bytes(width));
+                gate.upload(g.data());
+                out.poison();
+                AttentionCall gated = call;
+                gated.gate = gate.as<float>();
+                gated.outX8 = x8.p;
+                CHECK(launchAttention(gated, nullptr) == cudaSuccess);
+                const std::vector<float> got = out.download<float>(size_t(width));
+                std::vector<float> wantGated = want;
+                for (int i = 0; i < width; ++i) wantGated[size_t(i)] *= 1.0f / (1.0f + std::exp(-g[size_t(i)]));
+                const double gatedErr = worstError(got, wantGated);
+                CHECK_MSG(gatedErr <= bound, "gated decode attention hd " << sh.hd << " pos " << c.pos0 << ": " << gatedErr);
+                CHECK(launchQuantizeX8(out.as<float>(), width, x8Want.p, nullptr) == cudaSuccess);
+                CHECK(cudaDeviceSynchronize() == cudaSuccess);
+                CHECK_MSG(x8.download<uint8_t>(x8.bytes) == x8Want.download<uint8_t>(x8Want.bytes),
+                          "decode attention's X8 output hd " << sh.hd << " pos " << c.pos0
+                                                            << " differs from launchQuantizeX8 of its fp32 output");
             }
         }
 }

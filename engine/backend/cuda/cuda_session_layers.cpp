@@ -76,11 +76,13 @@ Status CudaSession::attentionDecode(const DeviceLayer& l, int kvLayer) {
                                 s.kvHeads,  s.headDim,       1,               d_tokenPos + 1, 0,
                                 m_decodeSplits, m_splitKeys, m_kvType,        d_partial,
                                 m_gemvLaunch.pdl};
+    // The output gate and o's X8 input come out of the attention's last kernel (no launch of their
+    // own); heads whose size is not a multiple of 32 quantize in a kernel of their own.
+    call.gate = s.gatedAttention ? d_attnGate : nullptr;
+    const bool x8InCombine = l.o.takesX8() && s.headDim % 32 == 0;
+    call.outX8 = x8InCombine ? d_x8 : nullptr;
     HEARTH_CUDA_CHECK(kernels::launchAttention(call, m_stream));
-    if (s.gatedAttention)
-        HEARTH_CUDA_CHECK(kernels::launchSigmoidGate(d_attn, d_attnGate, size_t(s.heads) * s.headDim, m_stream,
-                                                     m_gemvLaunch.pdl));
-    if (l.o.takesX8()) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_attn, l.o.k, d_x8, m_stream));
+    if (l.o.takesX8() && !x8InCombine) HEARTH_CUDA_CHECK(kernels::launchQuantizeX8(d_attn, l.o.k, d_x8, m_stream));
     return residualGemv(l.o, d_x8, d_attn, l.ffnNorm);
 }
 

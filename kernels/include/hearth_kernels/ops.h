@@ -96,6 +96,10 @@ struct AttentionCall {
     KvType kvType;
     void* partial;
     bool pdl = false; // both kernels launched as programmatic dependents (pdl.cuh; decode)
+    // The decode step's epilogue, in the combine kernel (one launch each fewer a layer): only with
+    // tokens == 1, and outX8 only with headDim a multiple of 32 (launchAttention refuses others).
+    const float* gate = nullptr; // gated attention: out *= sigmoid(gate), element by element
+    void* outX8 = nullptr;       // out also as X8 (gemv.h, k = heads·headDim): the o GEMV's input
     int waveSplits = 0; // set by launchAttention for decode: at most this many ranges in use
 };
 size_t attentionPartialBytes(int tokens, int heads, int headDim, int splits);

@@ -25,7 +25,14 @@ void relax() {
 
 ThreadPool::ThreadPool(int threads) {
     if (threads <= 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    m_finished = std::make_unique<Finished[]>(size_t(threads));
     for (int i = 1; i < threads; ++i) m_workers.emplace_back([this, i] { workerLoop(i); });
+}
+
+bool ThreadPool::allFinished(uint64_t generation) const {
+    for (size_t i = 1; i <= m_workers.size(); ++i)
+        if (m_finished[i].generation.load(std::memory_order_acquire) != generation) return false;
+    return true;
 }
 
 ThreadPool::~ThreadPool() {
@@ -75,8 +82,12 @@ void ThreadPool::workerLoop(int index) {
         }
         seen = now;
         runShare(index);
-        if (m_pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-            std::lock_guard lock(m_mutex); // the owner checks m_pending under the mutex before sleeping
+        // Published, then the owner's flag read (both sequentially consistent, as the owner's
+        // flag write and its reads of these): either this worker sees the owner asleep and wakes
+        // it, or the owner sees this worker finished before it sleeps.
+        m_finished[size_t(index)].generation.store(now, std::memory_order_seq_cst);
+        if (m_ownerWaiting.load(std::memory_order_seq_cst)) {
+            std::lock_guard lock(m_mutex);
             m_done.notify_one();
         }
     }
@@ -96,15 +107,18 @@ void ThreadPool::run(int64_t count, const std::function<void(int64_t, int64_t)>&
         m_parts = parts;
         m_grain = grain;
         m_next.store(0, std::memory_order_relaxed);
-        m_pending.store(int(m_workers.size()), std::memory_order_relaxed);
         m_generation.fetch_add(1, std::memory_order_release);
     }
+    const uint64_t generation = m_generation.load(std::memory_order_relaxed);
     m_wake.notify_all();
     runShare(0);
-    for (int i = 0; i < kSpins && m_pending.load(std::memory_order_acquire) != 0; ++i) relax();
-    if (m_pending.load(std::memory_order_acquire) != 0) {
+    for (int i = 0; i < kSpins && !allFinished(generation); ++i) relax();
+    if (!allFinished(generation)) {
         std::unique_lock lock(m_mutex);
-        m_done.wait(lock, [&] { return m_pending.load(std::memory_order_acquire) == 0; });
+        m_ownerWaiting.store(true, std::memory_order_seq_cst);
+        std::atomic_thread_fence(std::memory_order_seq_cst); // the flag before the reads of the workers' generations
+        m_done.wait(lock, [&] { return allFinished(generation); });
+        m_ownerWaiting.store(false, std::memory_order_relaxed);
     }
     m_job = nullptr;
 }

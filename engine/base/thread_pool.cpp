@@ -12,6 +12,9 @@ namespace {
 // A few tens of microseconds of polling: longer than the gap between a decode step's jobs,
 // short enough that an idle pool goes back to sleep at once.
 constexpr int kSpins = 2000;
+// Parts after its own that a thread done early takes grains from: enough for one slow thread's
+// neighbours to cover it, few enough that the end of a job reads no more than two foreign lines.
+constexpr int kStealParts = 2;
 
 void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -26,6 +29,7 @@ void relax() {
 ThreadPool::ThreadPool(int threads) {
     if (threads <= 0) threads = std::max(1u, std::thread::hardware_concurrency());
     m_finished = std::make_unique<Finished[]>(size_t(threads));
+    m_partRanges = std::make_unique<PartRange[]>(size_t(threads));
     for (int i = 1; i < threads; ++i) m_workers.emplace_back([this, i] { workerLoop(i); });
 }
 
@@ -44,17 +48,24 @@ ThreadPool::~ThreadPool() {
     for (auto& t : m_workers) t.join();
 }
 
+// The owner takes half of what is left of its part (whole grains), a helper one grain at a time.
+void ThreadPool::claimRanges(PartRange& part, bool own) {
+    for (;;) {
+        const int64_t left = part.end - part.next.load(std::memory_order_relaxed);
+        if (left <= 0) return;
+        const int64_t size = own ? std::max<int64_t>(1, (left / 2 + m_grain - 1) / m_grain) * m_grain : m_grain;
+        const int64_t begin = part.next.fetch_add(size, std::memory_order_relaxed);
+        if (begin >= part.end) return;
+        (*m_job)(begin, std::min(begin + size, part.end));
+    }
+}
+
 void ThreadPool::runShare(int index) {
     if (index >= m_parts) return;
-    if (m_grain > 0) { // guided: claim a 1/(2·parts) share of what is left, in whole grains
-        int64_t begin = m_next.load(std::memory_order_relaxed);
-        while (begin < m_count) {
-            const int64_t share = (m_count - begin) / (2 * m_parts);
-            const int64_t end = std::min(m_count, begin + std::max<int64_t>(1, (share + m_grain - 1) / m_grain) * m_grain);
-            if (!m_next.compare_exchange_weak(begin, end, std::memory_order_relaxed)) continue;
-            (*m_job)(begin, end);
-            begin = m_next.load(std::memory_order_relaxed);
-        }
+    if (m_grain > 0) {
+        claimRanges(m_partRanges[size_t(index)], true);
+        for (int i = 1; i <= std::min(kStealParts, m_parts - 1); ++i)
+            claimRanges(m_partRanges[size_t((index + i) % m_parts)], false);
         return;
     }
     const int64_t n = m_parts;
@@ -106,7 +117,12 @@ void ThreadPool::run(int64_t count, const std::function<void(int64_t, int64_t)>&
         m_count = count;
         m_parts = parts;
         m_grain = grain;
-        m_next.store(0, std::memory_order_relaxed);
+        if (grain > 0) // parts start at multiples of the grain; published by the generation's release
+            for (int i = 0; i < parts; ++i) {
+                PartRange& part = m_partRanges[size_t(i)];
+                part.next.store(count * i / parts / grain * grain, std::memory_order_relaxed);
+                part.end = i + 1 == parts ? count : count * (i + 1) / parts / grain * grain;
+            }
         m_generation.fetch_add(1, std::memory_order_release);
     }
     const uint64_t generation = m_generation.load(std::memory_order_relaxed);

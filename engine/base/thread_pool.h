@@ -28,11 +28,11 @@ public:
     void parallelFor(int64_t count, const std::function<void(int64_t, int64_t)>& fn, int maxParts = 0) {
         run(count, fn, maxParts, 0);
     }
-    // Like parallelFor, but the threads claim ranges as they go, each a share of what is left
-    // (a multiple of `grain`, the last range excepted, each starting at a multiple of it): long
-    // ranges first, ever shorter ones at the end, so a thread that runs slower (a busy core, a
-    // virtual CPU whose host is busy) takes less instead of holding the others up. fn may run
-    // several times on a thread.
+    // Like parallelFor, but each thread claims its part in ranges as it goes (a multiple of
+    // `grain`, the last range excepted, each starting at a multiple of it; half of what is left of
+    // the part each time), and a thread done with its part takes single grains from the next
+    // parts' ends, so a thread that runs slower (a busy core, a virtual CPU whose host is busy)
+    // does less instead of holding the others up. fn may run several times on a thread.
     void parallelForGuided(int64_t count, int64_t grain, const std::function<void(int64_t, int64_t)>& fn,
                            int maxParts = 0) {
         run(count, fn, maxParts, std::max<int64_t>(grain, 1));
@@ -50,8 +50,16 @@ private:
     const std::function<void(int64_t, int64_t)>* m_job = nullptr;
     int64_t m_count = 0;
     int m_parts = 1;
-    int64_t m_grain = 0;               // > 0: parallelForGuided's ranges, claimed through m_next
-    std::atomic<int64_t> m_next{0};
+    int64_t m_grain = 0; // > 0: parallelForGuided's ranges, claimed through m_partRanges
+    // Each part's next unclaimed row on its own cache line: its thread claims from it without
+    // contention, and only a thread that has finished its own part touches another's (one shared
+    // counter cost 10-18 µs a job at 16 threads, docs/PERFORMANCE.md).
+    struct alignas(64) PartRange {
+        std::atomic<int64_t> next{0};
+        int64_t end = 0;
+    };
+    std::unique_ptr<PartRange[]> m_partRanges;
+    void claimRanges(PartRange& part, bool own);
     // Jobs come back to back in a decode step (one per matrix-vector product, ~100 a token):
     // workers and the owner poll these briefly before sleeping, so a job starts and ends without
     // a futex round trip each time.

@@ -57,12 +57,15 @@ void checkGuided(ThreadPool& pool, int64_t count, int64_t grain, int maxParts) {
     CHECK_MSG(tiles(ranges, count), "guided count " << count << " grain " << grain << " threads " << pool.size());
     const int parts = int(std::min<int64_t>({maxParts > 0 ? maxParts : pool.size(), pool.size(), count}));
     CHECK(threadsUsed(ranges) <= size_t(std::max(parts, 1)));
+    // A part is count/parts rows cut at whole grains; its thread claims half of what is left of it.
+    const int64_t longest = (count / std::max(parts, 1) + grain) / 2 + grain;
     for (size_t i = 0; i < ranges.size(); ++i) {
         CHECK_MSG(ranges[i].begin % grain == 0, "range at " << ranges[i].begin << ", grain " << grain);
-        // Whole grains but the last, and never longer than the range before (long ones first).
+        // Whole grains but the last, and at most half a part when the job is split.
         if (ranges[i].end != count) CHECK((ranges[i].end - ranges[i].begin) % grain == 0);
-        if (i > 0 && ranges[i].end != count)
-            CHECK(ranges[i].end - ranges[i].begin <= ranges[i - 1].end - ranges[i - 1].begin);
+        if (parts > 1)
+            CHECK_MSG(ranges[i].end - ranges[i].begin <= longest,
+                      "range " << ranges[i].begin << ".." << ranges[i].end << " of " << count << ", parts " << parts);
     }
     if (parts > 1 && count >= 8 * grain * parts) // a large job is cut into more ranges than threads
         CHECK(ranges.size() > size_t(parts));

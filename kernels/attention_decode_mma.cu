@@ -12,8 +12,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <type_traits>
-
 #include "attention_decode.cuh"
 #include "mma_fragments.cuh"
 #include "pdl.cuh"

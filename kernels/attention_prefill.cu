@@ -8,8 +8,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <type_traits>
-
 #include "attention_prefill.cuh"
 #include "mma_fragments.cuh"
 

@@ -50,23 +50,20 @@ struct TypeInfo {
     T t;
     GemvType type;
     const char* name;
-    int blockElems, blockBytes;
+    int blockElems;
     bool x8;
 };
 const TypeInfo kTypes[] = {
-    {T::Q4K, GemvType::Q4_K, "Q4_K", 256, 144, true},  {T::Q6K, GemvType::Q6_K, "Q6_K", 256, 210, true},
-    {T::Q8_0, GemvType::Q8_0, "Q8_0", 32, 34, true},   {T::BF16, GemvType::BF16, "BF16", 8, 16, false},
-    {T::Q5K, GemvType::Q5_K, "Q5_K", 256, 176, true},  {T::Q4_0, GemvType::Q4_0, "Q4_0", 32, 18, true},
+    {T::Q4K, GemvType::Q4_K, "Q4_K", 256, true},  {T::Q6K, GemvType::Q6_K, "Q6_K", 256, true},
+    {T::Q8_0, GemvType::Q8_0, "Q8_0", 32, true},  {T::BF16, GemvType::BF16, "BF16", 8, false},
+    {T::Q5K, GemvType::Q5_K, "Q5_K", 256, true},  {T::Q4_0, GemvType::Q4_0, "Q4_0", 32, true},
 };
 const TypeInfo& info(T t) {
     for (const auto& i : kTypes)
         if (i.t == t) return i;
     std::abort();
 }
-size_t matBytes(T t, int n, int k) {
-    const auto& i = info(t);
-    return size_t(n) * size_t(k / i.blockElems) * size_t(i.blockBytes);
-}
+size_t matBytes(T t, int n, int k) { return size_t(n) * gemvRowBytes(info(t).type, k); }
 size_t xBytes(T t, int k) { return info(t).x8 ? gemvX8Bytes(k) : size_t(k) * 4; }
 
 // The engine's entries for variant 0, the experiment entries otherwise.

@@ -1,8 +1,6 @@
 #include "backend/cuda/gemv_tuning.h"
 
 #include <algorithm>
-#include <map>
-#include <tuple>
 
 #include "backend/cuda/cuda_status.h"
 
@@ -17,10 +15,6 @@ constexpr int kReplays = 5;
 // A choice replaces the kernel's own only when it is this much faster: the medians of one
 // choice move by about 1 % from call to call.
 constexpr double kMinGain = 0.02;
-
-using ShapeKey = std::tuple<int, int, int, bool>; // type, n, k, gate+up
-
-ShapeKey keyOf(const DeviceMatrix& m, bool gateUp) { return {int(m.type), m.n, m.k, gateUp}; }
 
 cudaError_t launchSite(const GemvSite& s, const kernels::GemvLaunch& opt, cudaStream_t stream) {
     if (s.b)
@@ -97,28 +91,20 @@ Result<std::vector<double>> timeChoices(const std::vector<const GemvSite*>& site
 } // namespace
 
 int GemvTuning::rowsPerBlock(const DeviceMatrix& m, bool gateUp) const {
-    for (const Entry& e : m_entries)
-        if (e.type == m.type && e.n == m.n && e.k == m.k && e.gateUp == gateUp) return e.rows;
-    return 0;
+    const auto found = m_rows.find(shapeOf(m, gateUp));
+    return found == m_rows.end() ? 0 : found->second;
 }
 
-void GemvTuning::set(const DeviceMatrix& m, bool gateUp, int rows) {
-    for (Entry& e : m_entries)
-        if (e.type == m.type && e.n == m.n && e.k == m.k && e.gateUp == gateUp) {
-            e.rows = rows;
-            return;
-        }
-    m_entries.push_back({m.type, m.n, m.k, gateUp, rows});
-}
+void GemvTuning::set(const DeviceMatrix& m, bool gateUp, int rows) { m_rows[shapeOf(m, gateUp)] = rows; }
 
 Result<GemvTuning> GemvTuning::measure(const std::vector<GemvSite>& sites, const kernels::GemvLaunch& base,
                                        cudaStream_t stream) {
     int device = 0, l2Bytes = 0;
     HEARTH_CUDA_CHECK(cudaGetDevice(&device));
     HEARTH_CUDA_CHECK(cudaDeviceGetAttribute(&l2Bytes, cudaDevAttrL2CacheSize, device));
-    std::map<ShapeKey, std::vector<const GemvSite*>> shapes;
+    std::map<Shape, std::vector<const GemvSite*>> shapes;
     for (const GemvSite& s : sites)
-        if (kernels::gemvTakesRowsPerBlock(s.a->type)) shapes[keyOf(*s.a, s.b != nullptr)].push_back(&s);
+        if (kernels::gemvTakesRowsPerBlock(s.a->type)) shapes[shapeOf(*s.a, s.b != nullptr)].push_back(&s);
 
     GemvTuning tuning;
     for (const auto& [key, group] : shapes) {

@@ -11,6 +11,8 @@
 
 #include <cuda_runtime.h>
 
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "backend/cuda/device_weights.h"
@@ -33,7 +35,7 @@ public:
     // GemvLaunch::rowsPerBlock for matrix m (the gate of a fused gate+up when gateUp): 0 keeps
     // the kernel's own choice.
     int rowsPerBlock(const DeviceMatrix& m, bool gateUp) const;
-    int tunedShapes() const { return int(m_entries.size()); }
+    int tunedShapes() const { return int(m_rows.size()); }
 
     // Times the sites shape by shape. A shape is left to the kernel's choice when its matrices
     // together are less than twice the L2 (the step finds none of them there; a timing that
@@ -45,14 +47,12 @@ public:
     // Sets a choice directly (tests: every choice must give the same logits).
     void set(const DeviceMatrix& m, bool gateUp, int rows);
 
+    // A GEMV shape: type, n, k, and whether it is a fused gate+up.
+    using Shape = std::tuple<int, int, int, bool>;
+    static Shape shapeOf(const DeviceMatrix& m, bool gateUp) { return {int(m.type), m.n, m.k, gateUp}; }
+
 private:
-    struct Entry {
-        kernels::GemvType type;
-        int n = 0, k = 0;
-        bool gateUp = false;
-        int rows = 0;
-    };
-    std::vector<Entry> m_entries;
+    std::map<Shape, int> m_rows; // the shapes whose choice is not the kernel's own
 };
 
 } // namespace hearth::cuda

@@ -20,9 +20,11 @@ jobs="${HEARTH_JOBS:-$(nproc)}"
 # loads at run time (Debian does not pull all of them in), SQLite for the conversation store,
 # md4c for the markdown of replies, QtKeychain for the Hugging Face token in the system keyring,
 # and cpp-httplib for the OpenAI-compatible server (hearth-cli serve, the app's switch).
+# libmd4c-html0: Debian's md4c CMake package names its HTML library among its targets, and
+# find_package(md4c) fails without that file although the app does not link it.
 packages=(
   build-essential cmake ninja-build pkg-config
-  libsentencepiece-dev nlohmann-json3-dev libsqlite3-dev libpcre2-dev libicu-dev libmd4c-dev
+  libsentencepiece-dev nlohmann-json3-dev libsqlite3-dev libpcre2-dev libicu-dev libmd4c-dev libmd4c-html0
   libcpp-httplib-dev
   qt6-base-dev qt6-declarative-dev qt6-declarative-dev-tools qt6-tools-dev qt6-tools-dev-tools
   qt6-l10n-tools libqt6sql6-sqlite qtkeychain-qt6-dev

@@ -6,6 +6,7 @@
 // T × context is ever stored.
 #include <cuda_bf16.h>
 
+#include "activations.cuh"
 #include "attention_decode.cuh"
 #include "attention_prefill.cuh"
 #include "block_reduce.cuh"
@@ -170,7 +171,7 @@ __global__ void __launch_bounds__(kCombineThreads) attentionCombineKernel(Attent
         for (int j = 0; j < R; ++j) out += partial[j * hd + d];
         const size_t i = (size_t(t) * c.heads + h) * hd + d;
         float v = sum > 0.0f ? out / sum : 0.0f;
-        if (c.gate) v *= 1.0f / (1.0f + expf(-c.gate[i])); // launchSigmoidGate's arithmetic
+        if (c.gate) v *= detail::sigmoidOf(c.gate[i]);
         c.out[i] = v;
         if (c.outX8)
             detail::storeX8Group(v, int(threadIdx.x & 31), c.heads * hd, (h * hd + d) >> 5,

@@ -3,18 +3,18 @@
 // (engine/backend/cpu/deltanet_ops.h).
 #pragma once
 
+#include "activations.cuh"
 #include "hearth_kernels/deltanet.h"
 
 namespace hearth::kernels::detail {
 
 constexpr float kGdnL2Eps = 1e-6f; // the q/k L2 norm's epsilon (transformers' and FLA's l2norm)
 
-__device__ __forceinline__ float siluOf(float x) { return x / (1.0f + expf(-x)); }
 __device__ __forceinline__ float softplusOf(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
 
 // A value head's gates from its raw projections: beta = sigmoid(b), and the log of its decay,
 // negExpA · softplus(a + dtBias).
-__device__ __forceinline__ float gdnBeta(float b) { return 1.0f / (1.0f + expf(-b)); }
+__device__ __forceinline__ float gdnBeta(float b) { return sigmoidOf(b); }
 __device__ __forceinline__ float gdnLogDecay(float a, float dtBias, float negExpA) {
     return negExpA * softplusOf(a + dtBias);
 }

@@ -3,6 +3,7 @@
 // logits.
 #include <climits>
 
+#include "activations.cuh"
 #include "hearth_kernels/ops.h"
 #include "pdl.cuh"
 
@@ -16,19 +17,17 @@ __global__ void siluMulKernel(const float* __restrict__ gate, const float* __res
                               Out* __restrict__ out) {
     const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= count) return;
-    const float g = gate[i];
-    const float v = g / (1.0f + expf(-g)) * up[i];
+    const float v = detail::siluOf(gate[i]) * up[i];
     if constexpr (sizeof(Out) == 2)
         out[i] = __float2half_rn(v);
     else
         out[i] = v;
 }
 
+// Prefill's; decode's gate is applied in attention's combine (attention.cu).
 __global__ void sigmoidGateKernel(float* __restrict__ x, const float* __restrict__ gate, size_t count) {
-    detail::pdlWait(); // a decode step launches this as a programmatic dependent (pdl.cuh)
-    detail::pdlTrigger();
     const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < count) x[i] *= 1.0f / (1.0f + expf(-gate[i]));
+    if (i < count) x[i] *= detail::sigmoidOf(gate[i]);
 }
 
 __global__ void toHalfKernel(const float* __restrict__ in, size_t count, __half* __restrict__ out) {
@@ -110,9 +109,10 @@ cudaError_t launchSiluMul(const float* gate, const float* up, size_t count, __ha
     return cudaGetLastError();
 }
 
-cudaError_t launchSigmoidGate(float* x, const float* gate, size_t count, cudaStream_t stream, bool pdl) {
+cudaError_t launchSigmoidGate(float* x, const float* gate, size_t count, cudaStream_t stream) {
     if (!x || !gate || count == 0) return cudaErrorInvalidValue;
-    return detail::launchEx(sigmoidGateKernel, unsigned(gridFor(count)), 256u, stream, pdl, x, gate, count);
+    sigmoidGateKernel<<<gridFor(count), 256, 0, stream>>>(x, gate, count);
+    return cudaGetLastError();
 }
 
 cudaError_t launchToHalf(const float* in, size_t count, __half* out, cudaStream_t stream) {

@@ -111,7 +111,7 @@ cudaError_t launchAttention(const AttentionCall& call, cudaStream_t stream);
 cudaError_t launchSiluMul(const float* gate, const float* up, size_t count, float* out, cudaStream_t stream);
 cudaError_t launchSiluMul(const float* gate, const float* up, size_t count, __half* out, cudaStream_t stream);
 // x[i] *= sigmoid(gate[i]) for count values (gated attention's output gate).
-cudaError_t launchSigmoidGate(float* x, const float* gate, size_t count, cudaStream_t stream, bool pdl = false);
+cudaError_t launchSigmoidGate(float* x, const float* gate, size_t count, cudaStream_t stream);
 // fp32 -> fp16, count values.
 cudaError_t launchToHalf(const float* in, size_t count, __half* out, cudaStream_t stream);
 // x[r][c] += bias[c] for rows × cols.

@@ -156,12 +156,14 @@ __device__ __forceinline__ float silu(float g) { return g / (1.0f + __expf(-g));
 //   static Raw load(const Mat&, int row, int unit);
 //   static X loadX(const void* x, int k, int unit);
 //   static float dot(const Raw&, const X&, int unit);
+// One block's work: rows block·R.. of a (and b with GLU), as gemvKernel's block `block` does it.
+// A device function so that a kernel can run the blocks of two matrices (gemv_pair.cu).
 template <class F, int R, bool GLU, bool PIPE>
-__global__ void __launch_bounds__(kMaxWarps * 32) gemvKernel(Mat a, Mat b, const void* __restrict__ x,
-                                                             float* __restrict__ y) {
+__device__ __forceinline__ void gemvBlock(const Mat& a, const Mat& b, const void* __restrict__ x,
+                                          float* __restrict__ y, int block) {
     constexpr int M = GLU ? 2 : 1; // matrices
     const int units = a.k / F::kUnitElems;
-    const int row0 = blockIdx.x * R;
+    const int row0 = block * R;
     int rows[R];
 #pragma unroll
     for (int r = 0; r < R; ++r) rows[r] = min(row0 + r, a.n - 1); // ragged tail: reload the last row
@@ -250,6 +252,12 @@ __global__ void __launch_bounds__(kMaxWarps * 32) gemvKernel(Mat a, Mat b, const
         else
             y[row0 + threadIdx.x] = s[0];
     }
+}
+
+template <class F, int R, bool GLU, bool PIPE>
+__global__ void __launch_bounds__(kMaxWarps * 32) gemvKernel(Mat a, Mat b, const void* __restrict__ x,
+                                                             float* __restrict__ y) {
+    gemvBlock<F, R, GLU, PIPE>(a, b, x, y, int(blockIdx.x));
 }
 
 // Threads per block for `units` units per row: the warp count (2..8) that wastes the fewest

@@ -100,6 +100,18 @@ cudaError_t launchGemvGateUp(GemvType type, const void* wg, const void* wu, cons
     return dispatch(type, {wg, wu, x, y, n, k, stream, opt, true, 0});
 }
 
+bool gemvPairSupported(GemvType first, GemvType second) { return detail::gemvPairTakes(first, second); }
+
+cudaError_t launchGemvPair(const GemvMatrix& first, const GemvMatrix& second, const void* x, int k,
+                           cudaStream_t stream, bool pdl) {
+    auto rowsOk = [](int r) { return r == 0 || r == 1 || r == 2 || r == 4 || r == 8; };
+    if (!gemvPairSupported(first.type, second.type) || !gemvSupports(first.type, first.n, k) ||
+        !gemvSupports(second.type, second.n, k) || !first.w || !first.y || !second.w || !second.y || !x ||
+        !rowsOk(first.rowsPerBlock) || !rowsOk(second.rowsPerBlock))
+        return cudaErrorInvalidValue;
+    return detail::gemvPair(first, second, x, k, stream, pdl);
+}
+
 cudaError_t launchGemvExperiment(GemvType type, const void* w, const void* x, float* y, int n, int k,
                                  cudaStream_t stream, const GemvExperiment& opt) {
     return dispatch(type, {w, nullptr, x, y, n, k, stream, opt, false, opt.variant});

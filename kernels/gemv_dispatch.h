@@ -28,6 +28,10 @@ cudaError_t gemvQ8_0(const GemvCall& call);
 cudaError_t gemvQ4_0(const GemvCall& call);
 cudaError_t gemvBF16(const GemvCall& call);
 cudaError_t gemvGeneric(GemvType type, const GemvCall& call); // F32, F16, Q5_0
+// Two matrices in one launch (gemv_pair.cu; launchGemvPair checked the rest).
+bool gemvPairTakes(GemvType first, GemvType second);
+cudaError_t gemvPair(const GemvMatrix& first, const GemvMatrix& second, const void* x, int k, cudaStream_t stream,
+                     bool pdl);
 
 // GGUF rows -> the repacked device layout (shape and pointers already checked).
 cudaError_t repackQ6K(const void* gguf, void* dst, int n, int k, cudaStream_t stream);

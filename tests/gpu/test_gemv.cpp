@@ -288,6 +288,65 @@ void runCase(const TypeCase& tc, int n, int k, bool glu, const std::vector<GemvE
     }
 }
 
+// Two matrices of different types in one launch (launchGemvPair): each output bit for bit what
+// its own launch with the same rows per block writes, for both orders, every pair of rows-per-block
+// choices, the 8B's q/k beside v and ragged row counts; and the calls it refuses.
+void pairCases() {
+    const TypeCase &q4 = kTypes[0], &q6 = kTypes[2];
+    CHECK(gemvPairSupported(GemvType::Q4_K, GemvType::Q6_K) && gemvPairSupported(GemvType::Q6_K, GemvType::Q4_K));
+    CHECK(!gemvPairSupported(GemvType::Q4_K, GemvType::Q4_K) && !gemvPairSupported(GemvType::Q8_0, GemvType::Q6_K));
+    const int k = 4096;
+    std::vector<float> x(k);
+    uint64_t s = 0x9A1Bull;
+    for (float& v : x) v = float(int(splitmix(s) & 0xFFFF) - 32768) / 32768.0f;
+    Device d;
+    CUDA_OK(cudaMalloc(&d.x, size_t(k) * 4));
+    CUDA_OK(cudaMalloc(&d.xq, gemvX8Bytes(k)));
+    CUDA_OK(cudaMemcpy(d.x, x.data(), size_t(k) * 4, cudaMemcpyHostToDevice));
+    CUDA_OK(launchQuantizeX8(d.x, k, d.xq, nullptr));
+    const int shapes[][2] = {{5120, 1024}, {1000, 33}};
+    for (const auto& order : {std::pair{&q4, &q6}, std::pair{&q6, &q4}})
+        for (const auto& shape : shapes) {
+            const TypeCase &ta = *order.first, &tb = *order.second;
+            const int na = shape[0], nb = shape[1];
+            void* wa = upload(ta, randomRows(ta, na, k, 0x9A17ull + uint64_t(na)), na, k);
+            void* wb = upload(tb, randomRows(tb, nb, k, 0x9A18ull + uint64_t(nb)), nb, k);
+            float *ya = nullptr, *yb = nullptr, *wantA = nullptr, *wantB = nullptr;
+            for (float** p : {&ya, &yb, &wantA, &wantB}) CUDA_OK(cudaMalloc(p, size_t(std::max(na, nb)) * 4));
+            for (int ra : {0, 1, 2, 4, 8})
+                for (int rb : {0, 1, 2, 4, 8}) {
+                    for (float* p : {ya, yb, wantA, wantB}) CUDA_OK(cudaMemset(p, 0xFF, size_t(std::max(na, nb)) * 4));
+                    CUDA_OK(launchGemv(gemvType(ta.type), wa, d.xq, wantA, na, k, nullptr, GemvLaunch{false, ra, 0}));
+                    CUDA_OK(launchGemv(gemvType(tb.type), wb, d.xq, wantB, nb, k, nullptr, GemvLaunch{false, rb, 0}));
+                    CUDA_OK(launchGemvPair({gemvType(ta.type), wa, ya, na, ra}, {gemvType(tb.type), wb, yb, nb, rb},
+                                           d.xq, k, nullptr));
+                    CUDA_OK(cudaDeviceSynchronize());
+                    std::vector<float> ga(static_cast<size_t>(na)), gb(static_cast<size_t>(nb)), ea(ga), eb(gb);
+                    CUDA_OK(cudaMemcpy(ga.data(), ya, ga.size() * 4, cudaMemcpyDeviceToHost));
+                    CUDA_OK(cudaMemcpy(gb.data(), yb, gb.size() * 4, cudaMemcpyDeviceToHost));
+                    CUDA_OK(cudaMemcpy(ea.data(), wantA, ea.size() * 4, cudaMemcpyDeviceToHost));
+                    CUDA_OK(cudaMemcpy(eb.data(), wantB, eb.size() * 4, cudaMemcpyDeviceToHost));
+                    CHECK_MSG(std::memcmp(ga.data(), ea.data(), ga.size() * 4) == 0 &&
+                                  std::memcmp(gb.data(), eb.data(), gb.size() * 4) == 0,
+                              "pair " << ta.name << " (" << na << " rows, " << ra << " a block) + " << tb.name << " ("
+                                      << nb << " rows, " << rb << " a block) differs from two launches");
+                }
+            // Refused, launching nothing.
+            const GemvMatrix a{gemvType(ta.type), wa, ya, na, 0}, b{gemvType(tb.type), wb, yb, nb, 0};
+            CHECK(launchGemvPair(a, GemvMatrix{gemvType(ta.type), wb, yb, nb, 0}, d.xq, k, nullptr) ==
+                  cudaErrorInvalidValue); // a same-type pair
+            CHECK(launchGemvPair(a, GemvMatrix{b.type, b.w, b.y, b.n, 3}, d.xq, k, nullptr) == cudaErrorInvalidValue);
+            CHECK(launchGemvPair(a, GemvMatrix{b.type, nullptr, b.y, b.n, 0}, d.xq, k, nullptr) ==
+                  cudaErrorInvalidValue);
+            CHECK(launchGemvPair(a, GemvMatrix{b.type, b.w, b.y, 0, 0}, d.xq, k, nullptr) == cudaErrorInvalidValue);
+            CHECK(launchGemvPair(a, b, d.xq, 100, nullptr) == cudaErrorInvalidValue);
+            CHECK(launchGemvPair(a, b, nullptr, k, nullptr) == cudaErrorInvalidValue);
+            for (void* p : {wa, wb, static_cast<void*>(ya), static_cast<void*>(yb), static_cast<void*>(wantA),
+                            static_cast<void*>(wantB)})
+                cudaFree(p);
+        }
+}
+
 } // namespace
 
 int main() {
@@ -360,6 +419,7 @@ int main() {
         runCase(tc, 1000, 4096, true, gluVariants);
         runCase(tc, 33, 256, true, gluVariants);
     }
+    pairCases();
     return test::finish();
 }
 

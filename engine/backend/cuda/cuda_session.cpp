@@ -74,6 +74,10 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     int major = 0;
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, m_w.device());
     m_gemvLaunch.pdl = !portable && major >= 9;
+    // Two projection runs of different types in one launch (launchGemvPair): not yet measured on a
+    // GPU, so off unless HEARTH_GEMV_PAIRS=1 (docs/PERFORMANCE.md, fifth session).
+    const char* pairs = std::getenv("HEARTH_GEMV_PAIRS");
+    m_pairProjections = pairs && std::strcmp(pairs, "1") == 0;
     // Sizes and split factors come from the memory plan the estimate uses (backend/
     // cuda_memory_plan.h), so that `inspect` and the allocation cannot drift apart.
     m_sortScratchBytes = kernels::sortScratchBytes(s.vocab);
@@ -217,7 +221,7 @@ Status CudaSession::enqueueDecode() {
                                              m_stream, m_gemvLaunch.pdl));
     for (int i = 0; i < s.layers; ++i) {
         const DeviceLayer& l = m_w.layers()[size_t(i)];
-        for (const ProjectionRun& run : l.projections) HEARTH_TRY(gemv(run.matrix, d_proj + run.outRow));
+        HEARTH_TRY(projectionsDecode(l));
         if (l.mixer == LayerMixer::Attention) HEARTH_TRY(attentionDecode(l, m_mixerIndex[size_t(i)]));
         else HEARTH_TRY(deltaNetDecode(l, m_mixerIndex[size_t(i)]));
         const float* nextNorm = i + 1 < s.layers ? m_w.layers()[size_t(i) + 1].attnNorm : m_w.outputNorm();

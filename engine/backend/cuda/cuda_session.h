@@ -57,6 +57,7 @@ private:
     Status tuneGemvs();
     kernels::GemvLaunch gemvLaunch(const DeviceMatrix& m, bool gateUp) const;
     Status gemv(const DeviceMatrix& m, float* y) const; // y = W · the normed x
+    Status projectionsDecode(const DeviceLayer& l) const; // the layer's input projections into d_proj
     // The block's output W · in to d_delta, then the norm with weights `nextNorm` (x += d_delta)
     // for the next block's GEMVs.
     Status residualGemv(const DeviceMatrix& m, const void* inX8, const float* inF32, const float* nextNorm);
@@ -80,6 +81,7 @@ private:
     cudaGraph_t m_graph = nullptr;
     cudaGraphExec_t m_graphExec = nullptr;
     bool m_useGraphs = true;
+    bool m_pairProjections = false; // two projection runs of different types in one launch
     kernels::GemvLaunch m_gemvLaunch; // pdl on sm_90+ unless HEARTH_KERNELS=portable
     std::shared_ptr<const GemvTuning> m_tuning; // null: the kernels' own choices
     int32_t* m_pinned = nullptr; // host: token, pos, sampled, then penalty ids and candidate ids

@@ -114,4 +114,21 @@ cudaError_t launchGemv(GemvType type, const void* w, const void* x, float* y, in
 cudaError_t launchGemvGateUp(GemvType type, const void* wg, const void* wu, const void* x, float* y, int n, int k,
                              cudaStream_t stream, const GemvLaunch& opt = {});
 
+// ---- two matrices of different types in one launch ----------------------------------------
+// A layer's input projections whose types differ (Q4_K_M keeps attn_v, and on half the layers
+// Qwen3.5's DeltaNet qkv, in Q6_K beside Q4_K): y = W·x for both, reading one X8 x of k
+// elements, each block computing exactly what launchGemv with that matrix's rowsPerBlock would
+// (bit-identical), with one hand-over between kernels fewer than two launches.
+struct GemvMatrix {
+    GemvType type;
+    const void* w; // n×k in the device layout of `type`
+    float* y;      // n floats
+    int n;
+    int rowsPerBlock = 0; // 1, 2, 4 or 8; 0: chosen from the shape as launchGemv does
+};
+// True for the pairs launchGemvPair takes: Q4_K then Q6_K, or Q6_K then Q4_K.
+bool gemvPairSupported(GemvType first, GemvType second);
+cudaError_t launchGemvPair(const GemvMatrix& first, const GemvMatrix& second, const void* x, int k,
+                           cudaStream_t stream, bool pdl = false);
+
 } // namespace hearth::kernels

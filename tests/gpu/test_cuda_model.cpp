@@ -186,7 +186,9 @@ void seededSampling() {
 
 // Rows per block change no logit: the session measures its choice per GEMV shape
 // (gemv_tuning.h), so every choice, forced through HEARTH_GEMV_ROWS, must decode the same logits
-// bit for bit as the kernels' own choices (0) and the measured ones (unset).
+// bit for bit as the kernels' own choices (0) and the measured ones (unset); and so must a layer's
+// projection runs of two types in one launch (HEARTH_GEMV_PAIRS=1; tiny-qwen3 at Q4_K_M keeps v
+// in Q6_K on two of its four layers).
 void gemvRowChoices() {
     const auto scratch = test::scratchDir("cuda_model_rows");
     const std::string path = (scratch / "tiny-qwen3.gguf").string();
@@ -197,8 +199,11 @@ void gemvRowChoices() {
     for (size_t i = 0; i < prompt.size(); ++i) prompt[i] = int32_t((i * 37 + 11) % size_t(written->vocabSize));
     for (const char* preset : {"Q4_K_M", "Q8_0", "BF16"}) {
         std::vector<float> first;
-        for (const char* rows : {"0", "1", "2", "4", "8", ""}) {
-            if (*rows) setenv("HEARTH_GEMV_ROWS", rows, 1);
+        for (const char* rows : {"0", "1", "2", "4", "8", "", "pairs"}) {
+            // "pairs": the measured rows, and Q4_K_M's mixed-type projection runs in one launch.
+            const bool pairs = std::strcmp(rows, "pairs") == 0;
+            if (pairs) setenv("HEARTH_GEMV_PAIRS", "1", 1);
+            if (*rows && !pairs) setenv("HEARTH_GEMV_ROWS", rows, 1);
             else unsetenv("HEARTH_GEMV_ROWS");
             auto model = test::loadForComparison(path, DeviceKind::Cuda, preset);
             if (!model) continue;
@@ -216,6 +221,7 @@ void gemvRowChoices() {
                               std::memcmp(logits.data(), first.data(), first.size() * sizeof(float)) == 0,
                           preset << ": HEARTH_GEMV_ROWS='" << rows << "' changed the logits");
         }
+        unsetenv("HEARTH_GEMV_PAIRS");
     }
     setenv("HEARTH_GEMV_ROWS", "3", 1);
     auto model = test::loadForComparison(path, DeviceKind::Cuda, "Q4_K_M");

@@ -30,8 +30,8 @@ public:
     }
     // Like parallelFor, but each thread claims its part in ranges as it goes (a multiple of
     // `grain`, the last range excepted, each starting at a multiple of it; half of what is left of
-    // the part each time), and a thread done with its part takes single grains from the next
-    // parts' ends, so a thread that runs slower (a busy core, a virtual CPU whose host is busy)
+    // the part each time), and a thread done with its part takes single grains from what is left
+    // of the next parts, so a thread that runs slower (a busy core, a virtual CPU whose host is busy)
     // does less instead of holding the others up. fn may run several times on a thread.
     void parallelForGuided(int64_t count, int64_t grain, const std::function<void(int64_t, int64_t)>& fn,
                            int maxParts = 0) {

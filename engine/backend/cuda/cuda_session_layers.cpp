@@ -51,8 +51,8 @@ Status CudaSession::projectionsDecode(const DeviceLayer& l) const {
     const std::vector<ProjectionRun>& runs = l.projections;
     if (m_pairProjections && runs.size() == 2) {
         const DeviceMatrix &a = runs[0].matrix, &b = runs[1].matrix;
-        if (!a.isView() && !b.isView() && a.takesX8() && b.takesX8() && a.k == b.k &&
-            kernels::gemvPairSupported(a.type, b.type)) {
+        // (the paired types read X8; a layer's runs read one x, so one k)
+        if (!a.isView() && !b.isView() && a.k == b.k && kernels::gemvPairSupported(a.type, b.type)) {
             const kernels::GemvMatrix first{a.type, a.data, d_proj + runs[0].outRow, a.n,
                                             gemvLaunch(a, false).rowsPerBlock};
             const kernels::GemvMatrix second{b.type, b.data, d_proj + runs[1].outRow, b.n,

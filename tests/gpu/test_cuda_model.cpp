@@ -230,6 +230,13 @@ void gemvRowChoices() {
         CHECK_MSG(!session.isOk(), "HEARTH_GEMV_ROWS=3 was accepted");
     }
     unsetenv("HEARTH_GEMV_ROWS");
+    setenv("HEARTH_GEMV_PAIRS", "yes", 1);
+    model = test::loadForComparison(path, DeviceKind::Cuda, "Q4_K_M");
+    if (model) {
+        auto session = Session::create(*model, {.contextLength = 256});
+        CHECK_MSG(!session.isOk(), "HEARTH_GEMV_PAIRS=yes was accepted");
+    }
+    unsetenv("HEARTH_GEMV_PAIRS");
 }
 
 int main() {

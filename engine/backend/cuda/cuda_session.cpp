@@ -74,10 +74,13 @@ Status CudaSession::allocate(const HearthCudaSessionDesc& desc) {
     int major = 0;
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, m_w.device());
     m_gemvLaunch.pdl = !portable && major >= 9;
-    // Two projection runs of different types in one launch (launchGemvPair): not yet measured on a
-    // GPU, so off unless HEARTH_GEMV_PAIRS=1 (docs/PERFORMANCE.md, fifth session).
-    const char* pairs = std::getenv("HEARTH_GEMV_PAIRS");
-    m_pairProjections = pairs && std::strcmp(pairs, "1") == 0;
+    // Two projection runs of different types in one launch (launchGemvPair) where the tuning
+    // measured it faster; HEARTH_GEMV_PAIRS=0|1 forces it (tests, A/B runs).
+    if (const char* pairs = std::getenv("HEARTH_GEMV_PAIRS"); pairs && *pairs) {
+        if (std::strcmp(pairs, "0") != 0 && std::strcmp(pairs, "1") != 0)
+            return invalidArgument(std::string("HEARTH_GEMV_PAIRS must be 0 or 1, not '") + pairs + "'");
+        m_pairMode = pairs[0] == '1' ? PairMode::On : PairMode::Off;
+    }
     // Sizes and split factors come from the memory plan the estimate uses (backend/
     // cuda_memory_plan.h), so that `inspect` and the allocation cannot drift apart.
     m_sortScratchBytes = kernels::sortScratchBytes(s.vocab);

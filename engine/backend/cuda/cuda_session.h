@@ -55,6 +55,7 @@ private:
     // block (gemv_tuning.h). HEARTH_GEMV_ROWS=0 keeps the kernels' own choices, =1|2|4|8 forces
     // one for every GEMV that takes it (gate+up at most 4): tests compare the logits.
     Status tuneGemvs();
+    bool pairedProjections(const DeviceLayer& l) const;
     kernels::GemvLaunch gemvLaunch(const DeviceMatrix& m, bool gateUp) const;
     Status gemv(const DeviceMatrix& m, float* y) const; // y = W · the normed x
     Status projectionsDecode(const DeviceLayer& l) const; // the layer's input projections into d_proj
@@ -81,7 +82,9 @@ private:
     cudaGraph_t m_graph = nullptr;
     cudaGraphExec_t m_graphExec = nullptr;
     bool m_useGraphs = true;
-    bool m_pairProjections = false; // two projection runs of different types in one launch
+    // Two projection runs of different types in one launch: as measured (GemvTuning), or forced.
+    enum class PairMode { Measured, Off, On };
+    PairMode m_pairMode = PairMode::Measured;
     kernels::GemvLaunch m_gemvLaunch; // pdl on sm_90+ unless HEARTH_KERNELS=portable
     std::shared_ptr<const GemvTuning> m_tuning; // null: the kernels' own choices
     int32_t* m_pinned = nullptr; // host: token, pos, sampled, then penalty ids and candidate ids

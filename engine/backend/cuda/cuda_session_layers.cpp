@@ -45,21 +45,17 @@ Status CudaSession::gemv(const DeviceMatrix& m, float* y) const {
 }
 
 // One launch per run of stacked projections, or one for two runs of different types when the
-// kernels pair them (m_pairProjections): Q4_K_M's Q6_K attn_v beside Q4_K q/k, and on half of
-// Qwen3.5's layers its Q6_K DeltaNet qkv beside the Q4_K z, beta and alpha.
+// kernels pair them and that is faster (pairedProjections): Q4_K_M's Q6_K attn_v beside Q4_K
+// q/k, and on half of Qwen3.5's layers its Q6_K DeltaNet qkv beside the Q4_K z, beta and alpha.
 Status CudaSession::projectionsDecode(const DeviceLayer& l) const {
     const std::vector<ProjectionRun>& runs = l.projections;
-    if (m_pairProjections && runs.size() == 2) {
+    if (pairedProjections(l)) {
         const DeviceMatrix &a = runs[0].matrix, &b = runs[1].matrix;
-        // (the paired types read X8; a layer's runs read one x, so one k)
-        if (!a.isView() && !b.isView() && a.k == b.k && kernels::gemvPairSupported(a.type, b.type)) {
-            const kernels::GemvMatrix first{a.type, a.data, d_proj + runs[0].outRow, a.n,
-                                            gemvLaunch(a, false).rowsPerBlock};
-            const kernels::GemvMatrix second{b.type, b.data, d_proj + runs[1].outRow, b.n,
-                                             gemvLaunch(b, false).rowsPerBlock};
-            HEARTH_CUDA_CHECK(kernels::launchGemvPair(first, second, d_x8, a.k, m_stream, m_gemvLaunch.pdl));
-            return Status::ok();
-        }
+        const kernels::GemvMatrix first{a.type, a.data, d_proj + runs[0].outRow, a.n, gemvLaunch(a, false).rowsPerBlock};
+        const kernels::GemvMatrix second{b.type, b.data, d_proj + runs[1].outRow, b.n,
+                                         gemvLaunch(b, false).rowsPerBlock};
+        HEARTH_CUDA_CHECK(kernels::launchGemvPair(first, second, d_x8, a.k, m_stream, m_gemvLaunch.pdl));
+        return Status::ok();
     }
     for (const ProjectionRun& run : runs) HEARTH_TRY(gemv(run.matrix, d_proj + run.outRow));
     return Status::ok();

@@ -1,5 +1,6 @@
-// A CUDA session's decode GEMVs with their measured rows per block (gemv_tuning.h): the sites
-// the step launches, listed as enqueueDecode and the layers launch them, timed once per model.
+// A CUDA session's decode GEMVs with their measured rows per block and pairing (gemv_tuning.h):
+// the sites the step launches, listed as enqueueDecode and the layers launch them, timed once per
+// model.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,15 @@
 #include "backend/cuda/gemv_tuning.h"
 
 namespace hearth::cuda {
+
+// Whether layer l's projections can go in one launch (two runs of types launchGemvPair takes,
+// reading one X8 x) and should (forced, or measured faster).
+bool CudaSession::pairedProjections(const DeviceLayer& l) const {
+    if (m_pairMode == PairMode::Off || l.projections.size() != 2) return false;
+    const DeviceMatrix &a = l.projections[0].matrix, &b = l.projections[1].matrix;
+    if (a.isView() || b.isView() || a.k != b.k || !kernels::gemvPairSupported(a.type, b.type)) return false;
+    return m_pairMode == PairMode::On || (m_tuning && m_tuning->paired(a, b));
+}
 
 kernels::GemvLaunch CudaSession::gemvLaunch(const DeviceMatrix& m, bool gateUp) const {
     kernels::GemvLaunch opt = m_gemvLaunch;
@@ -45,6 +55,14 @@ Status CudaSession::tuneGemvs() {
         }
         add(l.down, nullptr, d_act, d_delta);
     }
+    std::vector<GemvPairSite> pairs;
+    for (const DeviceLayer& l : m_w.layers()) {
+        if (l.projections.size() != 2) continue;
+        const DeviceMatrix &a = l.projections[0].matrix, &b = l.projections[1].matrix;
+        if (a.isView() || b.isView() || !a.data || !b.data || a.k != b.k || !a.takesX8() || !b.takesX8()) continue;
+        pairs.push_back({{&a, nullptr, d_x8, d_proj + l.projections[0].outRow},
+                         {&b, nullptr, d_x8, d_proj + l.projections[1].outRow}});
+    }
     add(m_w.output(), nullptr, d_xn, d_logits);
 
     const char* forced = std::getenv("HEARTH_GEMV_ROWS");
@@ -62,7 +80,7 @@ Status CudaSession::tuneGemvs() {
     if ((m_tuning = m_w.gemvTuning())) return Status::ok();
     // The inputs hold whatever the arena held: zero them, so that no timed launch reads NaNs.
     for (const auto& [x, bytes] : inputs) HEARTH_CUDA_CHECK(cudaMemsetAsync(x, 0, bytes, m_stream));
-    HEARTH_ASSIGN(GemvTuning measured, GemvTuning::measure(sites, m_gemvLaunch, m_stream));
+    HEARTH_ASSIGN(GemvTuning measured, GemvTuning::measure(sites, pairs, m_gemvLaunch, m_stream));
     auto tuning = std::make_shared<const GemvTuning>(std::move(measured));
     m_w.keepGemvTuning(tuning);
     m_tuning = std::move(tuning);

@@ -1,6 +1,7 @@
 #include "backend/cuda/gemv_tuning.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "backend/cuda/cuda_status.h"
 
@@ -22,14 +23,12 @@ cudaError_t launchSite(const GemvSite& s, const kernels::GemvLaunch& opt, cudaSt
     return kernels::launchGemv(s.a->type, s.a->data, s.x, s.y, s.a->n, s.a->k, stream, opt);
 }
 
-// The graph of every site of one shape with rows-per-block `rows` (0: the kernel's choice).
-Result<cudaGraphExec_t> captureShape(const std::vector<const GemvSite*>& sites, kernels::GemvLaunch opt, int rows,
-                                     cudaStream_t stream) {
-    opt.rowsPerBlock = rows;
+// Enqueues one choice's launches on the stream (captured into a graph).
+using Enqueue = std::function<cudaError_t(cudaStream_t)>;
+
+Result<cudaGraphExec_t> capture(const Enqueue& enqueue, cudaStream_t stream) {
     HEARTH_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    cudaError_t launched = cudaSuccess;
-    for (const GemvSite* s : sites)
-        if (launched == cudaSuccess) launched = launchSite(*s, opt, stream);
+    const cudaError_t launched = enqueue(stream);
     cudaGraph_t graph = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
     HEARTH_CUDA_CHECK(launched);
@@ -58,11 +57,10 @@ struct Events {
 };
 
 // Median milliseconds of each choice's graph.
-Result<std::vector<double>> timeChoices(const std::vector<const GemvSite*>& sites, const kernels::GemvLaunch& base,
-                                        const std::vector<int>& choices, cudaStream_t stream) {
+Result<std::vector<double>> timeChoices(const std::vector<Enqueue>& choices, cudaStream_t stream) {
     Graphs graphs;
-    for (int rows : choices) {
-        HEARTH_ASSIGN(cudaGraphExec_t exec, captureShape(sites, base, rows, stream));
+    for (const Enqueue& e : choices) {
+        HEARTH_ASSIGN(cudaGraphExec_t exec, capture(e, stream));
         graphs.exec.push_back(exec);
     }
     Events ev;
@@ -88,6 +86,42 @@ Result<std::vector<double>> timeChoices(const std::vector<const GemvSite*>& site
     return median;
 }
 
+// Every site of one shape with rows-per-block `rows` (0: the kernel's choice).
+Enqueue rowsChoice(const std::vector<const GemvSite*>& sites, kernels::GemvLaunch opt, int rows) {
+    opt.rowsPerBlock = rows;
+    return [sites, opt](cudaStream_t stream) {
+        for (const GemvSite* s : sites)
+            if (const cudaError_t e = launchSite(*s, opt, stream); e != cudaSuccess) return e;
+        return cudaSuccess;
+    };
+}
+
+kernels::GemvMatrix pairPart(const GemvSite& s, const GemvTuning& t) {
+    return {s.a->type, s.a->data, s.y, s.a->n, t.rowsPerBlock(*s.a, false)};
+}
+
+// Every pair of one shape as two launches (paired = false) or one (true), at the rows chosen.
+Enqueue pairChoice(const std::vector<const GemvPairSite*>& sites, const kernels::GemvLaunch& base,
+                   const GemvTuning& t, bool paired) {
+    return [sites, base, &t, paired](cudaStream_t stream) {
+        for (const GemvPairSite* p : sites) {
+            cudaError_t e = cudaSuccess;
+            if (paired) {
+                e = kernels::launchGemvPair(pairPart(p->first, t), pairPart(p->second, t), p->first.x,
+                                            p->first.a->k, stream, base.pdl);
+            } else {
+                for (const GemvSite* s : {&p->first, &p->second}) {
+                    kernels::GemvLaunch opt = base;
+                    opt.rowsPerBlock = t.rowsPerBlock(*s->a, false);
+                    if (e == cudaSuccess) e = launchSite(*s, opt, stream);
+                }
+            }
+            if (e != cudaSuccess) return e;
+        }
+        return cudaSuccess;
+    };
+}
+
 } // namespace
 
 int GemvTuning::rowsPerBlock(const DeviceMatrix& m, bool gateUp) const {
@@ -97,8 +131,14 @@ int GemvTuning::rowsPerBlock(const DeviceMatrix& m, bool gateUp) const {
 
 void GemvTuning::set(const DeviceMatrix& m, bool gateUp, int rows) { m_rows[shapeOf(m, gateUp)] = rows; }
 
-Result<GemvTuning> GemvTuning::measure(const std::vector<GemvSite>& sites, const kernels::GemvLaunch& base,
-                                       cudaStream_t stream) {
+bool GemvTuning::paired(const DeviceMatrix& a, const DeviceMatrix& b) const {
+    return m_pairs.count(pairShapeOf(a, b)) > 0;
+}
+
+void GemvTuning::setPaired(const DeviceMatrix& a, const DeviceMatrix& b) { m_pairs.insert(pairShapeOf(a, b)); }
+
+Result<GemvTuning> GemvTuning::measure(const std::vector<GemvSite>& sites, const std::vector<GemvPairSite>& pairs,
+                                       const kernels::GemvLaunch& base, cudaStream_t stream) {
     int device = 0, l2Bytes = 0;
     HEARTH_CUDA_CHECK(cudaGetDevice(&device));
     HEARTH_CUDA_CHECK(cudaDeviceGetAttribute(&l2Bytes, cudaDevAttrL2CacheSize, device));
@@ -112,13 +152,32 @@ Result<GemvTuning> GemvTuning::measure(const std::vector<GemvSite>& sites, const
         const bool gateUp = std::get<3>(key);
         const uint64_t bytes = uint64_t(group.size()) * (gateUp ? 2 : 1) * kernels::gemvRowBytes(m.type, m.k) * m.n;
         if (bytes < 2 * uint64_t(l2Bytes)) continue;
-        std::vector<int> choices = {0, 1, 2, 4}; // 0 first: the kernel's own choice
-        if (!gateUp) choices.push_back(8);
-        HEARTH_ASSIGN(std::vector<double> ms, timeChoices(group, base, choices, stream));
+        std::vector<int> rows = {0, 1, 2, 4}; // 0 first: the kernel's own choice
+        if (!gateUp) rows.push_back(8);
+        std::vector<Enqueue> choices;
+        for (int r : rows) choices.push_back(rowsChoice(group, base, r));
+        HEARTH_ASSIGN(std::vector<double> ms, timeChoices(choices, stream));
         size_t best = 0;
-        for (size_t c = 1; c < choices.size(); ++c)
+        for (size_t c = 1; c < rows.size(); ++c)
             if (ms[c] < ms[best]) best = c;
-        if (best != 0 && ms[best] < (1.0 - kMinGain) * ms[0]) tuning.set(m, gateUp, choices[best]);
+        if (best != 0 && ms[best] < (1.0 - kMinGain) * ms[0]) tuning.set(m, gateUp, rows[best]);
+    }
+
+    // Then each pair shape, at the rows just chosen: one launch where it beats two by more than
+    // the noise (on an H200 it did on Qwen3-8B and Qwen3.5-27B and lost on Qwen3-32B).
+    std::map<PairShape, std::vector<const GemvPairSite*>> pairShapes;
+    for (const GemvPairSite& p : pairs)
+        if (kernels::gemvPairSupported(p.first.a->type, p.second.a->type))
+            pairShapes[pairShapeOf(*p.first.a, *p.second.a)].push_back(&p);
+    for (const auto& [key, group] : pairShapes) {
+        const DeviceMatrix &a = *group.front()->first.a, &b = *group.front()->second.a;
+        const uint64_t bytes =
+            group.size() * (kernels::gemvRowBytes(a.type, a.k) * a.n + kernels::gemvRowBytes(b.type, b.k) * b.n);
+        if (bytes < 2 * uint64_t(l2Bytes)) continue;
+        HEARTH_ASSIGN(std::vector<double> ms, timeChoices({pairChoice(group, base, tuning, false),
+                                                           pairChoice(group, base, tuning, true)},
+                                                          stream));
+        if (ms[1] < (1.0 - kMinGain) * ms[0]) tuning.setPaired(a, b);
     }
     return tuning;
 }

@@ -1,0 +1,539 @@
+// Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
+// its dependency waits if the weight loads never wait for them?
+//
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S]
+//
+// The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
+// register tile across each wait: at every grid barrier or group signal the block stopped
+// loading. Here each SM runs one block of two roles, as Hazy Research's Llama-1B megakernel
+// does: a loader warp streams the block's weights, in the order they will be used, into a ring of
+// shared-memory stages (cp.async.bulk with an mbarrier per stage) and waits only for a free stage;
+// eight worker warps wait for the activations they need (counters in global memory, no grid
+// barrier), multiply from shared memory and free the stage. Weights do not depend on the
+// activations, so while the workers wait the loader keeps S stages (up to ~190 KB) in flight.
+//
+// Both paths run L SwiGLU blocks of a Qwen3-8B shape (hidden 4096, ffn 12288, Q4_K gate/up/down,
+// every layer its own weights): h += delta; xn = RMSNorm(h)·w; act = silu(gate·xn)·(up·xn);
+// delta = down·act.
+//  - chain: the session's kernels with PDL in one graph: launchRmsNorm (residual add, X8 out) →
+//    launchGemvGateUp → launchQuantizeX8 → launchGemv, 4 launches a layer.
+//  - dataflow: one kernel. Block b owns whole groups of 32 rows: about 3 of gate/up's 384 groups
+//    and one of down's 128. A gate/up group done, its 32 act values go out as one X8 group and a
+//    counter; down waits for all 384, then adds its 32 rows to h and writes them as the next
+//    layer's X8 group of h·w (the int8 values do not depend on 1/rms) with the group's Σh²; the
+//    next gate/up waits for all 128 and scales its sums by 1/rms from the 128 partial sums.
+// Output: µs per layer against the bound (a layer's 85 MB at 4.5 TB/s), the final h against the
+// chain's, and variants that leave out the waits (wrong results: they time the streaming alone).
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../gemv_q4k.cuh"
+#include "../x8_group.cuh"
+#include "hearth_kernels/gemv.h"
+#include "hearth_kernels/ops.h"
+
+using namespace hearth::kernels;
+using namespace hearth::kernels::detail;
+
+#define CK(expr)                                                                                              \
+    do {                                                                                                      \
+        const cudaError_t e_ = (expr);                                                                        \
+        if (e_ != cudaSuccess) {                                                                              \
+            std::fprintf(stderr, "%s: %s (%s:%d)\n", #expr, cudaGetErrorString(e_), __FILE__, __LINE__);      \
+            std::exit(1);                                                                                     \
+        }                                                                                                     \
+    } while (0)
+
+namespace {
+
+constexpr int H = 4096, F = 12288;
+constexpr float kEps = 1e-6f;
+constexpr int kWorkers = 8, kThreads = (kWorkers + 1) * 32; // warp 8 loads
+constexpr int kUpRowBytes = H / 256 * 144, kDownRowBytes = F / 256 * 144;
+constexpr int kUpPageRows = 8, kDownPageRows = 4; // a page: rows of one matrix
+constexpr int kStageBytes = kDownPageRows * kDownRowBytes; // 27,648 (the larger page)
+static_assert(kUpPageRows * kUpRowBytes <= kStageBytes);
+constexpr int kUpGroups = F / 32, kDownGroups = H / 32;
+constexpr int kMaxStages = 7;
+
+struct Layer {
+    const uint8_t *gate, *up, *down;
+    const float* norm;
+};
+
+struct Args {
+    const Layer* layers;
+    int count;
+    int stages;
+    float* h;               // the residual stream, updated in place by the down groups
+    int8_t* xn8[2];         // X8 of h·w for layer l in xn8[l & 1]
+    float* groupSq[2];      // Σh² of each group of 32, likewise
+    int8_t* act8;           // X8 of act
+    unsigned* upDone;       // per layer: gate/up groups finished
+    unsigned* hReady;       // per layer (count + 1): down groups finished (layer 0: the prologue)
+    int waits;              // 0: no waits on counters (wrong results: the streaming alone)
+};
+
+// ---- mbarrier and bulk copy (sm_90) ----------------------------------------------------------
+
+__device__ __forceinline__ uint32_t smemAddr(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+
+__device__ __forceinline__ void mbarInit(uint64_t* bar, unsigned count) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smemAddr(bar)), "r"(count));
+#endif
+}
+__device__ __forceinline__ void mbarArrive(uint64_t* bar) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smemAddr(bar)) : "memory");
+#endif
+}
+__device__ __forceinline__ void mbarExpect(uint64_t* bar, unsigned bytes) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smemAddr(bar)), "r"(bytes)
+                 : "memory");
+#endif
+}
+__device__ __forceinline__ void mbarWait(uint64_t* bar, unsigned parity) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                 "@!p bra W;\n"
+                 "}" ::"r"(smemAddr(bar)),
+                 "r"(parity)
+                 : "memory");
+#endif
+}
+__device__ __forceinline__ void bulkLoad(void* dst, const void* src, unsigned bytes, uint64_t* bar) {
+#if __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     smemAddr(dst)),
+                 "l"(src), "r"(bytes), "r"(smemAddr(bar))
+                 : "memory");
+#endif
+}
+
+// ---- counters between blocks -----------------------------------------------------------------
+
+__device__ __forceinline__ unsigned loadAcquire(const unsigned* p) {
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+// A warp waits until *p >= want.
+__device__ __forceinline__ void warpWaitCount(const unsigned* p, unsigned want) {
+    if ((threadIdx.x & 31) == 0)
+        while (loadAcquire(p) < want) __nanosleep(20);
+    __syncwarp();
+}
+// After a warp's stores: every lane fences, then lane 0 counts the group in.
+__device__ __forceinline__ void warpSignal(unsigned* p) {
+    __threadfence();
+    __syncwarp();
+    if ((threadIdx.x & 31) == 0) atomicAdd(p, 1u);
+}
+
+// ---- the schedule: which groups block b owns ---------------------------------------------------
+
+__device__ __forceinline__ int upBegin(int b) { return int(b * kUpGroups / gridDim.x); }
+__device__ __forceinline__ int upEnd(int b) { return int((b + 1) * kUpGroups / gridDim.x); }
+__device__ __forceinline__ bool ownsDown(int b) { return b < kDownGroups; } // needs gridDim ≥ 128
+
+// One Q4_K unit from a page in shared memory (the layout of Q4K::load).
+__device__ __forceinline__ Q4K<true>::Raw loadShared(const uint8_t* row, int unit) {
+    const uint8_t* blk = row + (unit >> 2) * 144;
+    const uint8_t* q = blk + 16 + 32 * (unit & 3);
+    Q4K<true>::Raw r;
+    r.h = *reinterpret_cast<const uint4*>(blk);
+    r.q0 = *reinterpret_cast<const uint4*>(q);
+    r.q1 = *reinterpret_cast<const uint4*>(q + 16);
+    return r;
+}
+
+// X8 pair of unit u, read through L2 (written by other blocks during this kernel).
+__device__ __forceinline__ X8Pair loadX8L2(const int8_t* xq, int k, int u) {
+    const GemvX8Unit x = gemvX8Unit(k, u);
+    const int8_t* v = xq + x.values;
+    const int8_t* r = xq + x.records;
+    auto piece = [&](int c) { return __ldcg(reinterpret_cast<const int4*>(v + c * x.stride)); };
+    auto record = [&](int h) { return __ldcg(reinterpret_cast<const float4*>(r + h * x.stride)); };
+    return X8Pair{X8Group{piece(0), piece(1), record(0)}, X8Group{piece(2), piece(3), record(1)}};
+}
+
+__device__ __forceinline__ float warpSum(float v) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+__device__ __forceinline__ void workersSync() { asm volatile("bar.sync 1, %0;" ::"n"(kWorkers * 32) : "memory"); }
+
+// The loader: every page of every layer in the order the workers take them.
+__device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* empty) {
+    if ((threadIdx.x & 31) != 0) return;
+    const int b = int(blockIdx.x);
+    unsigned page = 0;
+    auto issue = [&](const uint8_t* src, unsigned bytes) {
+        const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
+        mbarWait(&empty[s], (round & 1u) ^ 1u);
+        mbarExpect(&full[s], bytes);
+        bulkLoad(ring + size_t(s) * kStageBytes, src, bytes, &full[s]);
+        ++page;
+    };
+    for (int l = 0; l < a.count; ++l) {
+        const Layer& L = a.layers[l];
+        for (int g = upBegin(b); g < upEnd(b); ++g)
+            for (int p = 0; p < 32 / kUpPageRows; ++p) {
+                const size_t off = size_t(32 * g + kUpPageRows * p) * kUpRowBytes;
+                issue(L.gate + off, kUpPageRows * kUpRowBytes);
+                issue(L.up + off, kUpPageRows * kUpRowBytes);
+            }
+        if (ownsDown(b))
+            for (int p = 0; p < 32 / kDownPageRows; ++p)
+                issue(L.down + size_t(32 * b + kDownPageRows * p) * kDownRowBytes, kDownPageRows * kDownRowBytes);
+    }
+}
+
+// Workers' group of 32 h rows (block b < 128): h·w as an X8 group of `xn`, Σh² to `sq`.
+__device__ __forceinline__ void writeNormGroup(float v, int row, const float* w, int8_t* xn, float* sq) {
+    const int lane = int(threadIdx.x & 31);
+    storeX8Group(v * w[row], lane, H, row >> 5, xn);
+    const float s = warpSum(v * v);
+    if (lane == 0) sq[row >> 5] = s;
+}
+
+__device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint64_t* empty) {
+    __shared__ float upPart[2][kWorkers][16];
+    __shared__ float downPart[kWorkers][8];
+    const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
+    const int quarter = int(threadIdx.x) / 64, unit = int(threadIdx.x) % 64; // 64 threads a row
+    unsigned page = 0;
+    auto take = [&]() -> const uint8_t* {
+        const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
+        mbarWait(&full[s], round & 1u);
+        return ring + size_t(s) * kStageBytes;
+    };
+    auto release = [&] {
+        __syncwarp();
+        if (lane == 0) mbarArrive(&empty[page % unsigned(a.stages)]);
+        ++page;
+    };
+
+    // Prologue: layer 0's X8 of h·w and Σh² from the initial h.
+    if (ownsDown(b) && warp == 0) {
+        const int row = 32 * b + lane;
+        writeNormGroup(__ldcg(a.h + row), row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
+        warpSignal(&a.hReady[0]);
+    }
+
+    int upGroup = 0; // groups done by this block (parity of upPart)
+    for (int l = 0; l < a.count; ++l) {
+        // ---- gate/up: this block's groups of 32 rows, pages g0 u0 g1 u1 g2 u2 g3 u3 --------------
+        if (a.waits) warpWaitCount(&a.hReady[l], kDownGroups);
+        float sq = 0.0f;
+#pragma unroll
+        for (int i = 0; i < kDownGroups / 32; ++i) sq += __ldcg(a.groupSq[l & 1] + 32 * i + lane);
+        const float inv = rsqrtf(warpSum(sq) / float(H) + kEps);
+        const X8Pair x = loadX8L2(a.xn8[l & 1], H, unit);
+        for (int g = upBegin(b); g < upEnd(b); ++g, ++upGroup) {
+            float acc[8][2]; // [page][row]: rows quarter and quarter + 4 of each page
+#pragma unroll
+            for (int p = 0; p < 8; ++p) {
+                const uint8_t* pg = take();
+                const Q4K<true>::Raw r0 = loadShared(pg + quarter * kUpRowBytes, unit);
+                const Q4K<true>::Raw r1 = loadShared(pg + (quarter + 4) * kUpRowBytes, unit);
+                release();
+                acc[p][0] = Q4K<true>::dot(r0, x, unit);
+                acc[p][1] = Q4K<true>::dot(r1, x, unit);
+            }
+            // Row sums: 64 threads a row = 2 warps; then warp 0 lane i takes row i of the group.
+            float* part = upPart[upGroup & 1][warp];
+#pragma unroll
+            for (int p = 0; p < 8; ++p)
+#pragma unroll
+                for (int r = 0; r < 2; ++r) {
+                    const float s = warpSum(acc[p][r]);
+                    if (lane == 0) part[p * 2 + r] = s;
+                }
+            workersSync();
+            if (warp == 0) {
+                // Row i of the group: page pair i / 8, row i % 8 of the page (quarter i % 4, half i / 4 % 2).
+                const int pair = lane / 8, inPage = lane % 8, q = inPage % 4, r = inPage / 4;
+                auto sum = [&](int p) {
+                    return upPart[upGroup & 1][2 * q][p * 2 + r] + upPart[upGroup & 1][2 * q + 1][p * 2 + r];
+                };
+                const float gate = sum(2 * pair) * inv, up = sum(2 * pair + 1) * inv;
+                storeX8Group(silu(gate) * up, lane, F, g, a.act8);
+                warpSignal(&a.upDone[l]);
+            }
+        }
+        // ---- down: this block's group of 32 rows, 8 pages of 4 ------------------------------------
+        if (!ownsDown(b)) continue;
+        if (a.waits) warpWaitCount(&a.upDone[l], kUpGroups);
+        X8Pair xd[3];
+#pragma unroll
+        for (int j = 0; j < 3; ++j) xd[j] = loadX8L2(a.act8, F, unit + 64 * j);
+        float acc[8];
+#pragma unroll
+        for (int p = 0; p < 8; ++p) {
+            const uint8_t* pg = take();
+            Q4K<true>::Raw r[3];
+#pragma unroll
+            for (int j = 0; j < 3; ++j) r[j] = loadShared(pg + quarter * kDownRowBytes, unit + 64 * j);
+            release();
+            acc[p] = 0.0f;
+#pragma unroll
+            for (int j = 0; j < 3; ++j) acc[p] += Q4K<true>::dot(r[j], xd[j], unit + 64 * j);
+        }
+#pragma unroll
+        for (int p = 0; p < 8; ++p) {
+            const float s = warpSum(acc[p]);
+            if (lane == 0) downPart[warp][p] = s;
+        }
+        workersSync();
+        if (warp == 0) {
+            const int p = lane / 4, q = lane % 4; // row lane of the group: page lane / 4, row lane % 4
+            const int row = 32 * b + lane;
+            const float v = __ldcg(a.h + row) + downPart[2 * q][p] + downPart[2 * q + 1][p];
+            a.h[row] = v;
+            const int next = l + 1 < a.count ? l + 1 : l;
+            writeNormGroup(v, row, a.layers[next].norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
+            warpSignal(&a.hReady[l + 1]);
+        }
+        workersSync(); // downPart is rewritten next layer
+    }
+}
+
+__global__ void __launch_bounds__(kThreads, 1) dataflowFfn(Args a) {
+    extern __shared__ __align__(128) uint8_t ring[];
+    __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < a.stages; ++s) {
+            mbarInit(&full[s], 1);
+            mbarInit(&empty[s], kWorkers);
+        }
+#if __CUDA_ARCH__ >= 900
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+    }
+    __syncthreads();
+    if (threadIdx.x >= kWorkers * 32) loader(a, ring, full, empty);
+    else workers(a, ring, full, empty);
+}
+
+// ---- set-up ------------------------------------------------------------------------------------
+
+__global__ void fillQ4K(uint8_t* w, size_t blocks, uint64_t seed) {
+    for (size_t b = blockIdx.x * size_t(blockDim.x) + threadIdx.x; b < blocks; b += size_t(gridDim.x) * blockDim.x) {
+        uint8_t* p = w + b * 144;
+        uint64_t s = seed ^ (b * 0x9E3779B97F4A7C15ull);
+        auto next = [&] {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            return s;
+        };
+        const __half d = __float2half(0.002f + 0.002f * float(next() & 1023) / 1023.0f);
+        // dmin = 7.5·d: the mean of d·sc·q (q 0..15) cancels that of dmin·m (sc, m uniform 6-bit),
+        // so sums over a row stay ~sqrt(k) and 36 layers stay finite.
+        const __half dmin = __float2half(7.5f * __half2float(d));
+        std::memcpy(p, &d, 2);
+        std::memcpy(p + 2, &dmin, 2);
+        for (int i = 4; i < 144; i += 4) {
+            const uint32_t r = uint32_t(next());
+            std::memcpy(p + i, &r, 4);
+        }
+    }
+}
+
+__global__ void fillFloats(float* x, int n, float value, uint64_t seed) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    if (seed == 0) {
+        x[i] = value;
+        return;
+    }
+    uint64_t s = seed ^ (uint64_t(i) * 0x9E3779B97F4A7C15ull);
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    x[i] = float(int(s & 0xFFFF) - 32768) / 32768.0f;
+}
+
+double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    run(); // warm-up
+    std::vector<float> ms;
+    for (int r = 0; r < reps; ++r) {
+        CK(cudaEventRecord(a, s));
+        run();
+        CK(cudaEventRecord(b, s));
+        CK(cudaEventSynchronize(b));
+        float t = 0;
+        CK(cudaEventElapsedTime(&t, a, b));
+        ms.push_back(t);
+    }
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
+    return ms[reps / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    int count = 36, reps = 20;
+    std::vector<int> stageChoices = {4, 7};
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
+        else {
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d]\n", argv[0], kMaxStages);
+            return 2;
+        }
+    }
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        std::fprintf(stderr, "no CUDA device\n");
+        return 77;
+    }
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    if (prop.major < 9) {
+        std::fprintf(stderr, "the dataflow kernel needs sm_90 (bulk copies and mbarrier transactions)\n");
+        return 77;
+    }
+    if (prop.multiProcessorCount < kDownGroups) {
+        std::fprintf(stderr, "the schedule needs at least %d SMs\n", kDownGroups);
+        return 77;
+    }
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+
+    const size_t upBytes = size_t(kUpRowBytes) * F, downBytes = size_t(kDownRowBytes) * H;
+    std::vector<Layer> layers(count);
+    std::vector<void*> allocations;
+    auto alloc = [&](size_t bytes) {
+        void* p = nullptr;
+        CK(cudaMalloc(&p, bytes));
+        allocations.push_back(p);
+        return p;
+    };
+    for (int l = 0; l < count; ++l) {
+        auto* g = static_cast<uint8_t*>(alloc(upBytes));
+        auto* u = static_cast<uint8_t*>(alloc(upBytes));
+        auto* d = static_cast<uint8_t*>(alloc(downBytes));
+        auto* n = static_cast<float*>(alloc(H * 4));
+        fillQ4K<<<1024, 256, 0, s>>>(g, upBytes / 144, 3 * l + 1);
+        fillQ4K<<<1024, 256, 0, s>>>(u, upBytes / 144, 3 * l + 2);
+        fillQ4K<<<1024, 256, 0, s>>>(d, downBytes / 144, 3 * l + 3);
+        fillFloats<<<H / 256, 256, 0, s>>>(n, H, 0.0f, 1000 + l); // norm weights in (-1, 1)
+        layers[l] = {g, u, d, n};
+    }
+    auto* dLayers = static_cast<Layer*>(alloc(sizeof(Layer) * count));
+    CK(cudaMemcpy(dLayers, layers.data(), sizeof(Layer) * count, cudaMemcpyHostToDevice));
+    auto* h0 = static_cast<float*>(alloc(H * 4));
+    auto* h = static_cast<float*>(alloc(H * 4));
+    auto* delta = static_cast<float*>(alloc(H * 4));
+    auto* act = static_cast<float*>(alloc(F * 4));
+    void* xa = alloc(gemvX8Bytes(F));
+    void* xb = alloc(gemvX8Bytes(F));
+    int8_t* xn8[2] = {static_cast<int8_t*>(alloc(gemvX8Bytes(H))), static_cast<int8_t*>(alloc(gemvX8Bytes(H)))};
+    float* groupSq[2] = {static_cast<float*>(alloc(4 * kDownGroups)), static_cast<float*>(alloc(4 * kDownGroups))};
+    auto* act8 = static_cast<int8_t*>(alloc(gemvX8Bytes(F)));
+    const size_t counterBytes = sizeof(unsigned) * (2 * count + 1);
+    auto* counters = static_cast<unsigned*>(alloc(counterBytes));
+    fillFloats<<<H / 256, 256, 0, s>>>(h0, H, 0.0f, 12345);
+    CK(cudaStreamSynchronize(s));
+    const double bytes = double(upBytes * 2 + downBytes) * count;
+    const double boundMs = bytes / 4.5e12 * 1e3;
+    std::printf("device: %s, %d SMs; %d FFN blocks of Qwen3-8B (Q4_K), %.2f GB, bound %.3f ms at 4.5 TB/s\n",
+                prop.name, prop.multiProcessorCount, count, bytes / 1e9, boundMs);
+
+    // The chain, as the session launches it.
+    cudaGraph_t graph;
+    cudaGraphExec_t chain;
+    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int l = 0; l < count; ++l) {
+        CK(launchRmsNorm(h, delta, layers[l].norm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
+        CK(launchGemvGateUp(GemvType::Q4_K, layers[l].gate, layers[l].up, xa, act, F, H, s, GemvLaunch{true, 0, 0}));
+        CK(launchQuantizeX8(act, F, xb, s, GemvLaunch{true, 0, 0}));
+        CK(launchGemv(GemvType::Q4_K, layers[l].down, xb, delta, H, F, s, GemvLaunch{true, 0, 0}));
+    }
+    CK(cudaStreamEndCapture(s, &graph));
+    CK(cudaGraphInstantiate(&chain, graph, 0));
+    auto reset = [&] {
+        CK(cudaMemcpyAsync(h, h0, H * 4, cudaMemcpyDeviceToDevice, s));
+        CK(cudaMemsetAsync(delta, 0, H * 4, s));
+    };
+    reset();
+    CK(cudaGraphLaunch(chain, s));
+    CK(cudaStreamSynchronize(s));
+    std::vector<float> want(H), last(H);
+    CK(cudaMemcpy(want.data(), h, H * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(last.data(), delta, H * 4, cudaMemcpyDeviceToHost));
+    double wantSq = 0;
+    for (int i = 0; i < H; ++i) want[i] += last[i], wantSq += double(want[i]) * want[i];
+    std::printf("chain's final h: rms %.3g%s\n", std::sqrt(wantSq / H), std::isfinite(wantSq) ? "" : " NON-FINITE");
+
+    const int maxStages = *std::max_element(stageChoices.begin(), stageChoices.end());
+    CK(cudaFuncSetAttribute(dataflowFfn, cudaFuncAttributeMaxDynamicSharedMemorySize, maxStages * kStageBytes));
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, dataflowFfn));
+    std::printf("dataflow kernel: %d registers, %zu B static shared, %d B a stage, %d blocks of %d threads\n",
+                fa.numRegs, fa.sharedSizeBytes, kStageBytes, prop.multiProcessorCount, kThreads);
+    auto dataflow = [&](int stages, int waits) {
+        Args a{dLayers, count, stages, h, {xn8[0], xn8[1]}, {groupSq[0], groupSq[1]}, act8, counters,
+               counters + count, waits};
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(unsigned(prop.multiProcessorCount));
+        cfg.blockDim = dim3(kThreads);
+        cfg.dynamicSmemBytes = size_t(stages) * kStageBytes;
+        cfg.stream = s;
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeCooperative; // every block resident: they wait on one another
+        attr[0].val.cooperative = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        CK(cudaMemsetAsync(counters, 0, counterBytes, s));
+        CK(cudaLaunchKernelEx(&cfg, dataflowFfn, a));
+    };
+    for (int stages : stageChoices) {
+        reset();
+        dataflow(stages, 1);
+        CK(cudaStreamSynchronize(s));
+        std::vector<float> got(H);
+        CK(cudaMemcpy(got.data(), h, H * 4, cudaMemcpyDeviceToHost));
+        double num = 0;
+        for (int i = 0; i < H; ++i) num += double(got[i] - want[i]) * (got[i] - want[i]);
+        std::printf("dataflow, %d stages, vs chain: |h - h_chain| / |h_chain| = %.2e%s\n", stages,
+                    std::sqrt(num / std::max(wantSq, 1e-30)), std::isfinite(num) ? "" : "  NON-FINITE");
+    }
+    for (int round = 0; round < 2; ++round) {
+        const double c = timeMs(s, reps, [&] { CK(cudaGraphLaunch(chain, s)); });
+        std::printf("| chain (4 launches a layer, PDL, graph) | %.1f µs a layer | %.1f %% of the bound |\n",
+                    c * 1e3 / count, 100 * boundMs / c);
+        for (int stages : stageChoices)
+            for (int waits : {1, 0}) {
+                const double p = timeMs(s, reps, [&] { dataflow(stages, waits); });
+                std::printf("| dataflow, %d stages of %d KB%s | %.1f µs a layer | %.1f %% |\n", stages,
+                            kStageBytes / 1024, waits ? "" : ", no waits (wrong results)", p * 1e3 / count,
+                            100 * boundMs / p);
+            }
+    }
+    for (void* p : allocations) CK(cudaFree(p));
+    CK(cudaGraphExecDestroy(chain));
+    CK(cudaGraphDestroy(graph));
+    CK(cudaStreamDestroy(s));
+    return 0;
+}

@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--warps 8|16]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
 // register tile across each wait: at every grid barrier or group signal the block stopped
@@ -23,7 +23,8 @@
 //    layer's X8 group of h·w (the int8 values do not depend on 1/rms) with the group's Σh²; the
 //    next gate/up waits for all 128 and scales its sums by 1/rms from the 128 partial sums.
 // Output: µs per layer against the bound (a layer's 85 MB at 4.5 TB/s), the final h against the
-// chain's, and variants that leave out the waits (wrong results: they time the streaming alone).
+// chain's, and variants that leave out the waits, the weight loads or both (wrong results: they
+// time the streaming, the waits and the workers' arithmetic apart), for 8 and 16 worker warps.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -57,13 +58,23 @@ namespace {
 
 constexpr int H = 4096, F = 12288;
 constexpr float kEps = 1e-6f;
-constexpr int kWorkers = 8, kThreads = (kWorkers + 1) * 32; // warp 8 loads
 constexpr int kUpRowBytes = H / 256 * 144, kDownRowBytes = F / 256 * 144;
-constexpr int kUpPageRows = 8, kDownPageRows = 4; // a page: rows of one matrix
-constexpr int kStageBytes = kDownPageRows * kDownRowBytes; // 27,648 (the larger page)
-static_assert(kUpPageRows * kUpRowBytes <= kStageBytes);
 constexpr int kUpGroups = F / 32, kDownGroups = H / 32;
 constexpr int kMaxStages = 7;
+constexpr size_t kMaxSharedBytes = 232448 - 4096; // an H200 block's opt-in shared memory, less the static
+
+// W worker warps (and one loader warp). 64 threads take a row (its 64 Q4_K units in gate/up, 3
+// units each of its 192 in down), so W/2 rows are in work side by side: a gate/up page holds 2 of
+// them per thread, a down page one (its 3 units).
+template <int W>
+struct Workers {
+    static constexpr int kWarps = W, kThreads = (W + 1) * 32;
+    static constexpr int kSlots = W / 2;
+    static constexpr int kUpPageRows = 2 * kSlots, kDownPageRows = kSlots; // a page: rows of one matrix
+    static constexpr int kUpPages = 2 * 32 / kUpPageRows, kDownPages = 32 / kDownPageRows; // a group's
+    static constexpr int kStageBytes = kDownPageRows * kDownRowBytes;
+    static_assert(kUpPageRows * kUpRowBytes <= kStageBytes && 32 % kUpPageRows == 0);
+};
 
 struct Layer {
     const uint8_t *gate, *up, *down;
@@ -81,6 +92,7 @@ struct Args {
     unsigned* upDone;       // per layer: gate/up groups finished
     unsigned* hReady;       // per layer (count + 1): down groups finished (layer 0: the prologue)
     int waits;              // 0: no waits on counters (wrong results: the streaming alone)
+    int loads;              // 0: the loader copies nothing (wrong results: the workers' arithmetic alone)
 };
 
 // ---- mbarrier and bulk copy (sm_90) ----------------------------------------------------------
@@ -176,9 +188,13 @@ __device__ __forceinline__ float warpSum(float v) {
     return v;
 }
 
-__device__ __forceinline__ void workersSync() { asm volatile("bar.sync 1, %0;" ::"n"(kWorkers * 32) : "memory"); }
+template <class C>
+__device__ __forceinline__ void workersSync() {
+    asm volatile("bar.sync 1, %0;" ::"n"(C::kWarps * 32) : "memory");
+}
 
 // The loader: every page of every layer in the order the workers take them.
+template <class C>
 __device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* empty) {
     if ((threadIdx.x & 31) != 0) return;
     const int b = int(blockIdx.x);
@@ -186,21 +202,26 @@ __device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* e
     auto issue = [&](const uint8_t* src, unsigned bytes) {
         const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
         mbarWait(&empty[s], (round & 1u) ^ 1u);
-        mbarExpect(&full[s], bytes);
-        bulkLoad(ring + size_t(s) * kStageBytes, src, bytes, &full[s]);
+        if (!a.loads) {
+            mbarArrive(&full[s]);
+        } else {
+            mbarExpect(&full[s], bytes);
+            bulkLoad(ring + size_t(s) * C::kStageBytes, src, bytes, &full[s]);
+        }
         ++page;
     };
     for (int l = 0; l < a.count; ++l) {
         const Layer& L = a.layers[l];
         for (int g = upBegin(b); g < upEnd(b); ++g)
-            for (int p = 0; p < 32 / kUpPageRows; ++p) {
-                const size_t off = size_t(32 * g + kUpPageRows * p) * kUpRowBytes;
-                issue(L.gate + off, kUpPageRows * kUpRowBytes);
-                issue(L.up + off, kUpPageRows * kUpRowBytes);
+            for (int p = 0; p < 32 / C::kUpPageRows; ++p) {
+                const size_t off = size_t(32 * g + C::kUpPageRows * p) * kUpRowBytes;
+                issue(L.gate + off, C::kUpPageRows * kUpRowBytes);
+                issue(L.up + off, C::kUpPageRows * kUpRowBytes);
             }
         if (ownsDown(b))
-            for (int p = 0; p < 32 / kDownPageRows; ++p)
-                issue(L.down + size_t(32 * b + kDownPageRows * p) * kDownRowBytes, kDownPageRows * kDownRowBytes);
+            for (int p = 0; p < C::kDownPages; ++p)
+                issue(L.down + size_t(32 * b + C::kDownPageRows * p) * kDownRowBytes,
+                      C::kDownPageRows * kDownRowBytes);
     }
 }
 
@@ -212,16 +233,18 @@ __device__ __forceinline__ void writeNormGroup(float v, int row, const float* w,
     if (lane == 0) sq[row >> 5] = s;
 }
 
+template <class C>
 __device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint64_t* empty) {
-    __shared__ float upPart[2][kWorkers][16];
-    __shared__ float downPart[kWorkers][8];
+    constexpr int S = C::kSlots, UP = C::kUpPages, DP = C::kDownPages;
+    __shared__ float upPart[2][C::kWarps][UP * 2];
+    __shared__ float downPart[C::kWarps][DP];
     const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
-    const int quarter = int(threadIdx.x) / 64, unit = int(threadIdx.x) % 64; // 64 threads a row
+    const int slot = int(threadIdx.x) / 64, unit = int(threadIdx.x) % 64; // 64 threads a row
     unsigned page = 0;
     auto take = [&]() -> const uint8_t* {
         const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
         mbarWait(&full[s], round & 1u);
-        return ring + size_t(s) * kStageBytes;
+        return ring + size_t(s) * C::kStageBytes;
     };
     auto release = [&] {
         __syncwarp();
@@ -238,7 +261,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint
 
     int upGroup = 0; // groups done by this block (parity of upPart)
     for (int l = 0; l < a.count; ++l) {
-        // ---- gate/up: this block's groups of 32 rows, pages g0 u0 g1 u1 g2 u2 g3 u3 --------------
+        // ---- gate/up: this block's groups of 32 rows, pages gate, up, gate, up, ... --------------
         if (a.waits) warpWaitCount(&a.hReady[l], kDownGroups);
         float sq = 0.0f;
 #pragma unroll
@@ -246,12 +269,12 @@ __device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint
         const float inv = rsqrtf(warpSum(sq) / float(H) + kEps);
         const X8Pair x = loadX8L2(a.xn8[l & 1], H, unit);
         for (int g = upBegin(b); g < upEnd(b); ++g, ++upGroup) {
-            float acc[8][2]; // [page][row]: rows quarter and quarter + 4 of each page
+            float acc[UP][2]; // [page][row]: rows slot and slot + S of each page
 #pragma unroll
-            for (int p = 0; p < 8; ++p) {
+            for (int p = 0; p < UP; ++p) {
                 const uint8_t* pg = take();
-                const Q4K<true>::Raw r0 = loadShared(pg + quarter * kUpRowBytes, unit);
-                const Q4K<true>::Raw r1 = loadShared(pg + (quarter + 4) * kUpRowBytes, unit);
+                const Q4K<true>::Raw r0 = loadShared(pg + slot * kUpRowBytes, unit);
+                const Q4K<true>::Raw r1 = loadShared(pg + (slot + S) * kUpRowBytes, unit);
                 release();
                 acc[p][0] = Q4K<true>::dot(r0, x, unit);
                 acc[p][1] = Q4K<true>::dot(r1, x, unit);
@@ -259,16 +282,16 @@ __device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint
             // Row sums: 64 threads a row = 2 warps; then warp 0 lane i takes row i of the group.
             float* part = upPart[upGroup & 1][warp];
 #pragma unroll
-            for (int p = 0; p < 8; ++p)
+            for (int p = 0; p < UP; ++p)
 #pragma unroll
                 for (int r = 0; r < 2; ++r) {
                     const float s = warpSum(acc[p][r]);
                     if (lane == 0) part[p * 2 + r] = s;
                 }
-            workersSync();
+            workersSync<C>();
             if (warp == 0) {
-                // Row i of the group: page pair i / 8, row i % 8 of the page (quarter i % 4, half i / 4 % 2).
-                const int pair = lane / 8, inPage = lane % 8, q = inPage % 4, r = inPage / 4;
+                // Row i of the group: page pair i / (2S), row i % (2S) of the page (slot q, half r).
+                const int pair = lane / (2 * S), inPage = lane % (2 * S), q = inPage % S, r = inPage / S;
                 auto sum = [&](int p) {
                     return upPart[upGroup & 1][2 * q][p * 2 + r] + upPart[upGroup & 1][2 * q + 1][p * 2 + r];
                 };
@@ -283,26 +306,26 @@ __device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint
         X8Pair xd[3];
 #pragma unroll
         for (int j = 0; j < 3; ++j) xd[j] = loadX8L2(a.act8, F, unit + 64 * j);
-        float acc[8];
+        float acc[DP];
 #pragma unroll
-        for (int p = 0; p < 8; ++p) {
+        for (int p = 0; p < DP; ++p) {
             const uint8_t* pg = take();
             Q4K<true>::Raw r[3];
 #pragma unroll
-            for (int j = 0; j < 3; ++j) r[j] = loadShared(pg + quarter * kDownRowBytes, unit + 64 * j);
+            for (int j = 0; j < 3; ++j) r[j] = loadShared(pg + slot * kDownRowBytes, unit + 64 * j);
             release();
             acc[p] = 0.0f;
 #pragma unroll
             for (int j = 0; j < 3; ++j) acc[p] += Q4K<true>::dot(r[j], xd[j], unit + 64 * j);
         }
 #pragma unroll
-        for (int p = 0; p < 8; ++p) {
+        for (int p = 0; p < DP; ++p) {
             const float s = warpSum(acc[p]);
             if (lane == 0) downPart[warp][p] = s;
         }
-        workersSync();
+        workersSync<C>();
         if (warp == 0) {
-            const int p = lane / 4, q = lane % 4; // row lane of the group: page lane / 4, row lane % 4
+            const int p = lane / S, q = lane % S; // row lane of the group: page lane / S, slot lane % S
             const int row = 32 * b + lane;
             const float v = __ldcg(a.h + row) + downPart[2 * q][p] + downPart[2 * q + 1][p];
             a.h[row] = v;
@@ -310,25 +333,26 @@ __device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint
             writeNormGroup(v, row, a.layers[next].norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
             warpSignal(&a.hReady[l + 1]);
         }
-        workersSync(); // downPart is rewritten next layer
+        workersSync<C>(); // downPart is rewritten next layer
     }
 }
 
-__global__ void __launch_bounds__(kThreads, 1) dataflowFfn(Args a) {
+template <class C>
+__global__ void __launch_bounds__(C::kThreads, 1) dataflowFfn(Args a) {
     extern __shared__ __align__(128) uint8_t ring[];
     __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
     if (threadIdx.x == 0) {
         for (int s = 0; s < a.stages; ++s) {
             mbarInit(&full[s], 1);
-            mbarInit(&empty[s], kWorkers);
+            mbarInit(&empty[s], C::kWarps);
         }
 #if __CUDA_ARCH__ >= 900
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 #endif
     }
     __syncthreads();
-    if (threadIdx.x >= kWorkers * 32) loader(a, ring, full, empty);
-    else workers(a, ring, full, empty);
+    if (threadIdx.x >= C::kWarps * 32) loader<C>(a, ring, full, empty);
+    else workers<C>(a, ring, full, empty);
 }
 
 // ---- set-up ------------------------------------------------------------------------------------
@@ -391,14 +415,16 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
 
 int main(int argc, char** argv) {
     int count = 36, reps = 20;
-    std::vector<int> stageChoices = {4, 7};
+    std::vector<int> stageChoices = {4, 0}, warpChoices = {8, 16}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
+        else if (a == "--warps" && i + 1 < argc) warpChoices = {std::atoi(argv[++i]) == 16 ? 16 : 8};
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d]\n", argv[0], kMaxStages);
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--warps 8|16]\n", argv[0],
+                         kMaxStages);
             return 2;
         }
     }
@@ -486,49 +512,74 @@ int main(int argc, char** argv) {
     for (int i = 0; i < H; ++i) want[i] += last[i], wantSq += double(want[i]) * want[i];
     std::printf("chain's final h: rms %.3g%s\n", std::sqrt(wantSq / H), std::isfinite(wantSq) ? "" : " NON-FINITE");
 
-    const int maxStages = *std::max_element(stageChoices.begin(), stageChoices.end());
-    CK(cudaFuncSetAttribute(dataflowFfn, cudaFuncAttributeMaxDynamicSharedMemorySize, maxStages * kStageBytes));
-    cudaFuncAttributes fa;
-    CK(cudaFuncGetAttributes(&fa, dataflowFfn));
-    std::printf("dataflow kernel: %d registers, %zu B static shared, %d B a stage, %d blocks of %d threads\n",
-                fa.numRegs, fa.sharedSizeBytes, kStageBytes, prop.multiProcessorCount, kThreads);
-    auto dataflow = [&](int stages, int waits) {
-        Args a{dLayers, count, stages, h, {xn8[0], xn8[1]}, {groupSq[0], groupSq[1]}, act8, counters,
-               counters + count, waits};
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(unsigned(prop.multiProcessorCount));
-        cfg.blockDim = dim3(kThreads);
-        cfg.dynamicSmemBytes = size_t(stages) * kStageBytes;
-        cfg.stream = s;
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeCooperative; // every block resident: they wait on one another
-        attr[0].val.cooperative = 1;
-        cfg.attrs = attr;
-        cfg.numAttrs = 1;
-        CK(cudaMemsetAsync(counters, 0, counterBytes, s));
-        CK(cudaLaunchKernelEx(&cfg, dataflowFfn, a));
+    // A configuration: W worker warps, S stages (as many as fit when S is 0).
+    struct Config {
+        int warps, stages;
     };
-    for (int stages : stageChoices) {
+    auto stagesOf = [](int stageBytes, int want) {
+        const int fit = std::min(kMaxStages, int(kMaxSharedBytes / size_t(stageBytes)));
+        return want > 0 ? std::min(want, fit) : fit;
+    };
+    // Runs config c once (waits = 0: the streaming alone) on stream s, counters zeroed first.
+    auto dataflow = [&](const Config& c, int waits, int loads = 1) {
+        auto go = [&](auto kernel, int threads, int stageBytes) {
+            Args a{dLayers, count, c.stages, h, {xn8[0], xn8[1]}, {groupSq[0], groupSq[1]}, act8, counters,
+                   counters + count, waits, loads};
+            CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, c.stages * stageBytes));
+            cudaLaunchConfig_t cfg = {};
+            cfg.gridDim = dim3(unsigned(prop.multiProcessorCount));
+            cfg.blockDim = dim3(unsigned(threads));
+            cfg.dynamicSmemBytes = size_t(c.stages) * stageBytes;
+            cfg.stream = s;
+            cudaLaunchAttribute attr[1];
+            attr[0].id = cudaLaunchAttributeCooperative; // every block resident: they wait on one another
+            attr[0].val.cooperative = 1;
+            cfg.attrs = attr;
+            cfg.numAttrs = 1;
+            CK(cudaMemsetAsync(counters, 0, counterBytes, s));
+            CK(cudaLaunchKernelEx(&cfg, kernel, a));
+        };
+        if (c.warps == 16) go(dataflowFfn<Workers<16>>, Workers<16>::kThreads, Workers<16>::kStageBytes);
+        else go(dataflowFfn<Workers<8>>, Workers<8>::kThreads, Workers<8>::kStageBytes);
+    };
+    std::vector<Config> configs;
+    for (int w : warpChoices)
+        for (int st : stageChoices) {
+            const int stageBytes = w == 16 ? Workers<16>::kStageBytes : Workers<8>::kStageBytes;
+            const Config c{w, stagesOf(stageBytes, st)};
+            if (std::none_of(configs.begin(), configs.end(),
+                             [&](const Config& o) { return o.warps == c.warps && o.stages == c.stages; }))
+                configs.push_back(c);
+        }
+    for (int w : warpChoices) {
+        cudaFuncAttributes fa;
+        CK(cudaFuncGetAttributes(&fa, w == 16 ? dataflowFfn<Workers<16>> : dataflowFfn<Workers<8>>));
+        std::printf("dataflow kernel, %d worker warps: %d registers, %zu B static shared, %d B a stage\n", w,
+                    fa.numRegs, fa.sharedSizeBytes, w == 16 ? Workers<16>::kStageBytes : Workers<8>::kStageBytes);
+    }
+    for (const Config& c : configs) {
         reset();
-        dataflow(stages, 1);
+        dataflow(c, 1);
         CK(cudaStreamSynchronize(s));
         std::vector<float> got(H);
         CK(cudaMemcpy(got.data(), h, H * 4, cudaMemcpyDeviceToHost));
         double num = 0;
         for (int i = 0; i < H; ++i) num += double(got[i] - want[i]) * (got[i] - want[i]);
-        std::printf("dataflow, %d stages, vs chain: |h - h_chain| / |h_chain| = %.2e%s\n", stages,
-                    std::sqrt(num / std::max(wantSq, 1e-30)), std::isfinite(num) ? "" : "  NON-FINITE");
+        std::printf("dataflow, %d warps, %d stages, vs chain: |h - h_chain| / |h_chain| = %.2e%s\n", c.warps,
+                    c.stages, std::sqrt(num / std::max(wantSq, 1e-30)), std::isfinite(num) ? "" : "  NON-FINITE");
     }
     for (int round = 0; round < 2; ++round) {
         const double c = timeMs(s, reps, [&] { CK(cudaGraphLaunch(chain, s)); });
         std::printf("| chain (4 launches a layer, PDL, graph) | %.1f µs a layer | %.1f %% of the bound |\n",
                     c * 1e3 / count, 100 * boundMs / c);
-        for (int stages : stageChoices)
-            for (int waits : {1, 0}) {
-                const double p = timeMs(s, reps, [&] { dataflow(stages, waits); });
-                std::printf("| dataflow, %d stages of %d KB%s | %.1f µs a layer | %.1f %% |\n", stages,
-                            kStageBytes / 1024, waits ? "" : ", no waits (wrong results)", p * 1e3 / count,
-                            100 * boundMs / p);
+        for (const Config& cf : configs)
+            for (int v = 0; v < 4; ++v) {
+                const int waits = v == 0 || v == 2, loads = v < 2;
+                const char* what[] = {"", ", no waits (wrong results)", ", no weight loads (wrong results)",
+                                      ", neither waits nor loads (wrong results)"};
+                const double p = timeMs(s, reps, [&] { dataflow(cf, waits, loads); });
+                std::printf("| dataflow, %d worker warps, %d stages%s | %.1f µs a layer | %.1f %% |\n", cf.warps,
+                            cf.stages, what[v], p * 1e3 / count, 100 * boundMs / p);
             }
     }
     for (void* p : allocations) CK(cudaFree(p));

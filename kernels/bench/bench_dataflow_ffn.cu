@@ -24,7 +24,9 @@
 //    next gate/up waits for all 128 and scales its sums by 1/rms from the 128 partial sums.
 // Output: µs per layer against the bound (a layer's 85 MB at 4.5 TB/s), the final h against the
 // chain's, and variants that leave out the waits, the weight loads or both (wrong results: they
-// time the streaming, the waits and the workers' arithmetic apart), for 8 and 16 worker warps.
+// time the streaming, the waits and the workers' arithmetic apart), for 8 and 16 worker warps,
+// with act's X8 held in registers or copied into shared memory for the down phase, and with the
+// groups counted in by a fence on every lane or by one release atomic.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -66,9 +68,13 @@ constexpr size_t kMaxSharedBytes = 232448 - 4096; // an H200 block's opt-in shar
 // W worker warps (and one loader warp). 64 threads take a row (its 64 Q4_K units in gate/up, 3
 // units each of its 192 in down), so W/2 rows are in work side by side: a gate/up page holds 2 of
 // them per thread, a down page one (its 3 units).
-template <int W>
+// X8S: the down phase reads act's X8 from a copy in shared memory (made after its wait) instead
+// of holding a thread's three X8 pairs (72 registers) through the phase.
+template <int W, bool X8S>
 struct Workers {
     static constexpr int kWarps = W, kThreads = (W + 1) * 32;
+    static constexpr bool kX8Shared = X8S;
+    static constexpr int kX8Bytes = X8S ? int(gemvX8Bytes(F)) : 0; // after the ring
     static constexpr int kSlots = W / 2;
     static constexpr int kUpPageRows = 2 * kSlots, kDownPageRows = kSlots; // a page: rows of one matrix
     static constexpr int kUpPages = 2 * 32 / kUpPageRows, kDownPages = 32 / kDownPageRows; // a group's
@@ -93,6 +99,8 @@ struct Args {
     unsigned* hReady;       // per layer (count + 1): down groups finished (layer 0: the prologue)
     int waits;              // 0: no waits on counters (wrong results: the streaming alone)
     int loads;              // 0: the loader copies nothing (wrong results: the workers' arithmetic alone)
+    int releaseSignal;      // 1: a group is counted in by one release atomic after __syncwarp, not a
+                            // fence on every lane of the warp first
 };
 
 // ---- mbarrier and bulk copy (sm_90) ----------------------------------------------------------
@@ -148,8 +156,14 @@ __device__ __forceinline__ void warpWaitCount(const unsigned* p, unsigned want) 
         while (loadAcquire(p) < want) __nanosleep(20);
     __syncwarp();
 }
-// After a warp's stores: every lane fences, then lane 0 counts the group in.
-__device__ __forceinline__ void warpSignal(unsigned* p) {
+// After a warp's stores: every lane fences, then lane 0 counts the group in; or (release) the
+// warp's stores ordered by __syncwarp and published by lane 0's release atomic.
+__device__ __forceinline__ void warpSignal(unsigned* p, bool release) {
+    if (release) {
+        __syncwarp();
+        if ((threadIdx.x & 31) == 0) asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(p) : "memory");
+        return;
+    }
     __threadfence();
     __syncwarp();
     if ((threadIdx.x & 31) == 0) atomicAdd(p, 1u);
@@ -170,6 +184,16 @@ __device__ __forceinline__ Q4K<true>::Raw loadShared(const uint8_t* row, int uni
     r.q0 = *reinterpret_cast<const uint4*>(q);
     r.q1 = *reinterpret_cast<const uint4*>(q + 16);
     return r;
+}
+
+// X8 pair of unit u from a copy in shared memory.
+__device__ __forceinline__ X8Pair loadX8Shared(const int8_t* xs, int k, int u) {
+    const GemvX8Unit x = gemvX8Unit(k, u);
+    const int8_t* v = xs + x.values;
+    const int8_t* r = xs + x.records;
+    auto piece = [&](int c) { return *reinterpret_cast<const int4*>(v + c * x.stride); };
+    auto record = [&](int h) { return *reinterpret_cast<const float4*>(r + h * x.stride); };
+    return X8Pair{X8Group{piece(0), piece(1), record(0)}, X8Group{piece(2), piece(3), record(1)}};
 }
 
 // X8 pair of unit u, read through L2 (written by other blocks during this kernel).
@@ -234,7 +258,7 @@ __device__ __forceinline__ void writeNormGroup(float v, int row, const float* w,
 }
 
 template <class C>
-__device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint64_t* empty) {
+__device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_t* full, uint64_t* empty) {
     constexpr int S = C::kSlots, UP = C::kUpPages, DP = C::kDownPages;
     __shared__ float upPart[2][C::kWarps][UP * 2];
     __shared__ float downPart[C::kWarps][DP];
@@ -256,7 +280,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint
     if (ownsDown(b) && warp == 0) {
         const int row = 32 * b + lane;
         writeNormGroup(__ldcg(a.h + row), row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
-        warpSignal(&a.hReady[0]);
+        warpSignal(&a.hReady[0], a.releaseSignal);
     }
 
     int upGroup = 0; // groups done by this block (parity of upPart)
@@ -297,15 +321,22 @@ __device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint
                 };
                 const float gate = sum(2 * pair) * inv, up = sum(2 * pair + 1) * inv;
                 storeX8Group(silu(gate) * up, lane, F, g, a.act8);
-                warpSignal(&a.upDone[l]);
+                warpSignal(&a.upDone[l], a.releaseSignal);
             }
         }
         // ---- down: this block's group of 32 rows, 8 pages of 4 ------------------------------------
         if (!ownsDown(b)) continue;
         if (a.waits) warpWaitCount(&a.upDone[l], kUpGroups);
-        X8Pair xd[3];
+        X8Pair xd[C::kX8Shared ? 1 : 3];
+        if constexpr (C::kX8Shared) {
+            constexpr int kPieces = C::kX8Bytes / 16;
+            for (int i = int(threadIdx.x); i < kPieces; i += C::kWarps * 32)
+                reinterpret_cast<int4*>(x8s)[i] = __ldcg(reinterpret_cast<const int4*>(a.act8) + i);
+            workersSync<C>();
+        } else {
 #pragma unroll
-        for (int j = 0; j < 3; ++j) xd[j] = loadX8L2(a.act8, F, unit + 64 * j);
+            for (int j = 0; j < 3; ++j) xd[j] = loadX8L2(a.act8, F, unit + 64 * j);
+        }
         float acc[DP];
 #pragma unroll
         for (int p = 0; p < DP; ++p) {
@@ -316,7 +347,12 @@ __device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint
             release();
             acc[p] = 0.0f;
 #pragma unroll
-            for (int j = 0; j < 3; ++j) acc[p] += Q4K<true>::dot(r[j], xd[j], unit + 64 * j);
+            for (int j = 0; j < 3; ++j) {
+                if constexpr (C::kX8Shared)
+                    acc[p] += Q4K<true>::dot(r[j], loadX8Shared(x8s, F, unit + 64 * j), unit + 64 * j);
+                else
+                    acc[p] += Q4K<true>::dot(r[j], xd[j], unit + 64 * j);
+            }
         }
 #pragma unroll
         for (int p = 0; p < DP; ++p) {
@@ -331,7 +367,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, uint64_t* full, uint
             a.h[row] = v;
             const int next = l + 1 < a.count ? l + 1 : l;
             writeNormGroup(v, row, a.layers[next].norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
-            warpSignal(&a.hReady[l + 1]);
+            warpSignal(&a.hReady[l + 1], a.releaseSignal);
         }
         workersSync<C>(); // downPart is rewritten next layer
     }
@@ -352,7 +388,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) dataflowFfn(Args a) {
     }
     __syncthreads();
     if (threadIdx.x >= C::kWarps * 32) loader<C>(a, ring, full, empty);
-    else workers<C>(a, ring, full, empty);
+    else workers<C>(a, ring, reinterpret_cast<int8_t*>(ring + size_t(a.stages) * C::kStageBytes), full, empty);
 }
 
 // ---- set-up ------------------------------------------------------------------------------------
@@ -512,74 +548,88 @@ int main(int argc, char** argv) {
     for (int i = 0; i < H; ++i) want[i] += last[i], wantSq += double(want[i]) * want[i];
     std::printf("chain's final h: rms %.3g%s\n", std::sqrt(wantSq / H), std::isfinite(wantSq) ? "" : " NON-FINITE");
 
-    // A configuration: W worker warps, S stages (as many as fit when S is 0).
+    // A configuration: a Workers<W, X8S> kernel (kind 0: <8, registers>, 1: <8, shared>, 2: <16,
+    // shared>) with S stages (as many as fit when S is 0).
     struct Config {
-        int warps, stages;
+        int kind, stages;
     };
-    auto stagesOf = [](int stageBytes, int want) {
-        const int fit = std::min(kMaxStages, int(kMaxSharedBytes / size_t(stageBytes)));
+    struct Kind {
+        void (*kernel)(Args);
+        int warps, threads, stageBytes, x8Bytes;
+        const char* x8;
+    };
+    using K0 = Workers<8, false>;
+    using K1 = Workers<8, true>;
+    using K2 = Workers<16, true>;
+    const Kind kinds[] = {
+        {dataflowFfn<K0>, K0::kWarps, K0::kThreads, K0::kStageBytes, K0::kX8Bytes, "act's X8 in registers"},
+        {dataflowFfn<K1>, K1::kWarps, K1::kThreads, K1::kStageBytes, K1::kX8Bytes, "act's X8 in shared memory"},
+        {dataflowFfn<K2>, K2::kWarps, K2::kThreads, K2::kStageBytes, K2::kX8Bytes, "act's X8 in shared memory"}};
+    auto stagesOf = [](const Kind& k, int want) {
+        const int fit = std::min(kMaxStages, int((kMaxSharedBytes - size_t(k.x8Bytes)) / size_t(k.stageBytes)));
         return want > 0 ? std::min(want, fit) : fit;
     };
-    // Runs config c once (waits = 0: the streaming alone) on stream s, counters zeroed first.
-    auto dataflow = [&](const Config& c, int waits, int loads = 1) {
-        auto go = [&](auto kernel, int threads, int stageBytes) {
-            Args a{dLayers, count, c.stages, h, {xn8[0], xn8[1]}, {groupSq[0], groupSq[1]}, act8, counters,
-                   counters + count, waits, loads};
-            CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, c.stages * stageBytes));
-            cudaLaunchConfig_t cfg = {};
-            cfg.gridDim = dim3(unsigned(prop.multiProcessorCount));
-            cfg.blockDim = dim3(unsigned(threads));
-            cfg.dynamicSmemBytes = size_t(c.stages) * stageBytes;
-            cfg.stream = s;
-            cudaLaunchAttribute attr[1];
-            attr[0].id = cudaLaunchAttributeCooperative; // every block resident: they wait on one another
-            attr[0].val.cooperative = 1;
-            cfg.attrs = attr;
-            cfg.numAttrs = 1;
-            CK(cudaMemsetAsync(counters, 0, counterBytes, s));
-            CK(cudaLaunchKernelEx(&cfg, kernel, a));
-        };
-        if (c.warps == 16) go(dataflowFfn<Workers<16>>, Workers<16>::kThreads, Workers<16>::kStageBytes);
-        else go(dataflowFfn<Workers<8>>, Workers<8>::kThreads, Workers<8>::kStageBytes);
+    // Runs config c once on stream s, counters zeroed first. waits = 0: the streaming alone;
+    // loads = 0: the workers alone; release: groups counted in with a release atomic.
+    auto dataflow = [&](const Config& c, int waits, int loads, int release) {
+        const Kind& k = kinds[c.kind];
+        Args a{dLayers, count, c.stages, h, {xn8[0], xn8[1]}, {groupSq[0], groupSq[1]}, act8, counters,
+               counters + count, waits, loads, release};
+        const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
+        CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(unsigned(prop.multiProcessorCount));
+        cfg.blockDim = dim3(unsigned(k.threads));
+        cfg.dynamicSmemBytes = smem;
+        cfg.stream = s;
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeCooperative; // every block resident: they wait on one another
+        attr[0].val.cooperative = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+        CK(cudaMemsetAsync(counters, 0, counterBytes, s));
+        CK(cudaLaunchKernelEx(&cfg, k.kernel, a));
     };
     std::vector<Config> configs;
-    for (int w : warpChoices)
+    for (int kind = 0; kind < 3; ++kind) {
+        if (std::find(warpChoices.begin(), warpChoices.end(), kinds[kind].warps) == warpChoices.end()) continue;
+        cudaFuncAttributes fa;
+        CK(cudaFuncGetAttributes(&fa, kinds[kind].kernel));
+        std::printf("dataflow kernel %d: %d worker warps, %s, %d registers, %zu B local, %d B a stage\n", kind,
+                    kinds[kind].warps, kinds[kind].x8, fa.numRegs, fa.localSizeBytes, kinds[kind].stageBytes);
         for (int st : stageChoices) {
-            const int stageBytes = w == 16 ? Workers<16>::kStageBytes : Workers<8>::kStageBytes;
-            const Config c{w, stagesOf(stageBytes, st)};
+            const Config c{kind, stagesOf(kinds[kind], st)};
             if (std::none_of(configs.begin(), configs.end(),
-                             [&](const Config& o) { return o.warps == c.warps && o.stages == c.stages; }))
+                             [&](const Config& o) { return o.kind == c.kind && o.stages == c.stages; }))
                 configs.push_back(c);
         }
-    for (int w : warpChoices) {
-        cudaFuncAttributes fa;
-        CK(cudaFuncGetAttributes(&fa, w == 16 ? dataflowFfn<Workers<16>> : dataflowFfn<Workers<8>>));
-        std::printf("dataflow kernel, %d worker warps: %d registers, %zu B static shared, %d B a stage\n", w,
-                    fa.numRegs, fa.sharedSizeBytes, w == 16 ? Workers<16>::kStageBytes : Workers<8>::kStageBytes);
     }
-    for (const Config& c : configs) {
-        reset();
-        dataflow(c, 1);
-        CK(cudaStreamSynchronize(s));
-        std::vector<float> got(H);
-        CK(cudaMemcpy(got.data(), h, H * 4, cudaMemcpyDeviceToHost));
-        double num = 0;
-        for (int i = 0; i < H; ++i) num += double(got[i] - want[i]) * (got[i] - want[i]);
-        std::printf("dataflow, %d warps, %d stages, vs chain: |h - h_chain| / |h_chain| = %.2e%s\n", c.warps,
-                    c.stages, std::sqrt(num / std::max(wantSq, 1e-30)), std::isfinite(num) ? "" : "  NON-FINITE");
-    }
+    for (const Config& c : configs)
+        for (int release : {0, 1}) {
+            reset();
+            dataflow(c, 1, 1, release);
+            CK(cudaStreamSynchronize(s));
+            std::vector<float> got(H);
+            CK(cudaMemcpy(got.data(), h, H * 4, cudaMemcpyDeviceToHost));
+            double num = 0;
+            for (int i = 0; i < H; ++i) num += double(got[i] - want[i]) * (got[i] - want[i]);
+            std::printf("dataflow kernel %d, %d stages%s, vs chain: |h - h_chain| / |h_chain| = %.2e%s\n", c.kind,
+                        c.stages, release ? ", release signals" : "", std::sqrt(num / std::max(wantSq, 1e-30)),
+                        std::isfinite(num) ? "" : "  NON-FINITE");
+        }
     for (int round = 0; round < 2; ++round) {
         const double c = timeMs(s, reps, [&] { CK(cudaGraphLaunch(chain, s)); });
         std::printf("| chain (4 launches a layer, PDL, graph) | %.1f µs a layer | %.1f %% of the bound |\n",
                     c * 1e3 / count, 100 * boundMs / c);
         for (const Config& cf : configs)
-            for (int v = 0; v < 4; ++v) {
-                const int waits = v == 0 || v == 2, loads = v < 2;
+            for (int v = 0; v < 5; ++v) {
+                const int waits = v == 0 || v == 2 || v == 4, loads = v < 2 || v == 4, release = v == 4;
                 const char* what[] = {"", ", no waits (wrong results)", ", no weight loads (wrong results)",
-                                      ", neither waits nor loads (wrong results)"};
-                const double p = timeMs(s, reps, [&] { dataflow(cf, waits, loads); });
-                std::printf("| dataflow, %d worker warps, %d stages%s | %.1f µs a layer | %.1f %% |\n", cf.warps,
-                            cf.stages, what[v], p * 1e3 / count, 100 * boundMs / p);
+                                      ", neither waits nor loads (wrong results)", ", release signals"};
+                const double p = timeMs(s, reps, [&] { dataflow(cf, waits, loads, release); });
+                std::printf("| dataflow kernel %d (%d warps, %s), %d stages%s | %.1f µs a layer | %.1f %% |\n",
+                            cf.kind, kinds[cf.kind].warps, kinds[cf.kind].x8, cf.stages, what[v], p * 1e3 / count,
+                            100 * boundMs / p);
             }
     }
     for (void* p : allocations) CK(cudaFree(p));

@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--warps 8|16]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0|1|2]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
 // register tile across each wait: at every grid barrier or group signal the block stopped
@@ -451,15 +451,15 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
 
 int main(int argc, char** argv) {
     int count = 36, reps = 20;
-    std::vector<int> stageChoices = {4, 0}, warpChoices = {8, 16}; // stages 0: as many as fit
+    std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--warps" && i + 1 < argc) warpChoices = {std::atoi(argv[++i]) == 16 ? 16 : 8};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 2)};
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--warps 8|16]\n", argv[0],
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0|1|2]\n", argv[0],
                          kMaxStages);
             return 2;
         }
@@ -592,7 +592,7 @@ int main(int argc, char** argv) {
     };
     std::vector<Config> configs;
     for (int kind = 0; kind < 3; ++kind) {
-        if (std::find(warpChoices.begin(), warpChoices.end(), kinds[kind].warps) == warpChoices.end()) continue;
+        if (std::find(kindChoices.begin(), kindChoices.end(), kind) == kindChoices.end()) continue;
         cudaFuncAttributes fa;
         CK(cudaFuncGetAttributes(&fa, kinds[kind].kernel));
         std::printf("dataflow kernel %d: %d worker warps, %s, %d registers, %zu B local, %d B a stage\n", kind,

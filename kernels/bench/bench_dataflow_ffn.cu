@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0|1|2]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0|1|2|3]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
 // register tile across each wait: at every grid barrier or group signal the block stopped
@@ -25,8 +25,9 @@
 // Output: µs per layer against the bound (a layer's 85 MB at 4.5 TB/s), the final h against the
 // chain's, and variants that leave out the waits, the weight loads or both (wrong results: they
 // time the streaming, the waits and the workers' arithmetic apart), for 8 and 16 worker warps,
-// with act's X8 held in registers or copied into shared memory for the down phase, and with the
-// groups counted in by a fence on every lane or by one release atomic.
+// with act's X8 held in registers or copied into shared memory for the down phase, with the
+// groups counted in by a fence on every lane or by one release atomic, and with a loader of
+// 16-byte cp.async pieces (what consumer GPUs without bulk copies would run) beside the bulk one.
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -70,8 +71,13 @@ constexpr size_t kMaxSharedBytes = 232448 - 4096; // an H200 block's opt-in shar
 // them per thread, a down page one (its 3 units).
 // X8S: the down phase reads act's X8 from a copy in shared memory (made after its wait) instead
 // of holding a thread's three X8 pairs (72 registers) through the phase.
-template <int W, bool X8S>
+// BULK: the loader copies a page with one cp.async.bulk (sm_90); otherwise its 32 lanes copy it in
+// 16-byte cp.async pieces tied to the stage's mbarrier (cp.async.mbarrier.arrive; sm_80 and up:
+// the form an RTX 30xx/40xx would need, measured here on the H200).
+template <int W, bool X8S, bool BULK = true>
 struct Workers {
+    static constexpr bool kBulk = BULK;
+    static constexpr unsigned kFullArrivals = BULK ? 1 : 32;
     static constexpr int kWarps = W, kThreads = (W + 1) * 32;
     static constexpr bool kX8Shared = X8S;
     static constexpr int kX8Bytes = X8S ? int(gemvX8Bytes(F)) : 0; // after the ring
@@ -141,6 +147,13 @@ __device__ __forceinline__ void bulkLoad(void* dst, const void* src, unsigned by
                  "l"(src), "r"(bytes), "r"(smemAddr(bar))
                  : "memory");
 #endif
+}
+
+__device__ __forceinline__ void pieceLoad(void* dst, const void* src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smemAddr(dst)), "l"(src) : "memory");
+}
+__device__ __forceinline__ void pieceArrive(uint64_t* bar) {
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smemAddr(bar)) : "memory");
 }
 
 // ---- counters between blocks -----------------------------------------------------------------
@@ -220,17 +233,22 @@ __device__ __forceinline__ void workersSync() {
 // The loader: every page of every layer in the order the workers take them.
 template <class C>
 __device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* empty) {
-    if ((threadIdx.x & 31) != 0) return;
+    const int lane = int(threadIdx.x & 31);
+    if (C::kBulk && lane != 0) return;
     const int b = int(blockIdx.x);
     unsigned page = 0;
     auto issue = [&](const uint8_t* src, unsigned bytes) {
         const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
+        uint8_t* dst = ring + size_t(s) * C::kStageBytes;
         mbarWait(&empty[s], (round & 1u) ^ 1u);
         if (!a.loads) {
             mbarArrive(&full[s]);
-        } else {
+        } else if constexpr (C::kBulk) {
             mbarExpect(&full[s], bytes);
-            bulkLoad(ring + size_t(s) * C::kStageBytes, src, bytes, &full[s]);
+            bulkLoad(dst, src, bytes, &full[s]);
+        } else {
+            for (unsigned i = 16u * unsigned(lane); i < bytes; i += 16u * 32u) pieceLoad(dst + i, src + i);
+            pieceArrive(&full[s]); // this lane's pieces, counted in as they land
         }
         ++page;
     };
@@ -379,7 +397,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) dataflowFfn(Args a) {
     __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
     if (threadIdx.x == 0) {
         for (int s = 0; s < a.stages; ++s) {
-            mbarInit(&full[s], 1);
+            mbarInit(&full[s], C::kFullArrivals);
             mbarInit(&empty[s], C::kWarps);
         }
 #if __CUDA_ARCH__ >= 900
@@ -451,15 +469,15 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
 
 int main(int argc, char** argv) {
     int count = 36, reps = 20;
-    std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2}; // stages 0: as many as fit
+    std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 2)};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 3)};
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0|1|2]\n", argv[0],
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0|1|2|3]\n", argv[0],
                          kMaxStages);
             return 2;
         }
@@ -548,8 +566,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < H; ++i) want[i] += last[i], wantSq += double(want[i]) * want[i];
     std::printf("chain's final h: rms %.3g%s\n", std::sqrt(wantSq / H), std::isfinite(wantSq) ? "" : " NON-FINITE");
 
-    // A configuration: a Workers<W, X8S> kernel (kind 0: <8, registers>, 1: <8, shared>, 2: <16,
-    // shared>) with S stages (as many as fit when S is 0).
+    // A configuration: a Workers<W, X8S, BULK> kernel (kind 0: <8, registers>, 1: <8, shared>, 2:
+    // <16, shared>, 3: <8, shared, cp.async loader>) with S stages (as many as fit when S is 0).
     struct Config {
         int kind, stages;
     };
@@ -561,10 +579,13 @@ int main(int argc, char** argv) {
     using K0 = Workers<8, false>;
     using K1 = Workers<8, true>;
     using K2 = Workers<16, true>;
+    using K3 = Workers<8, true, false>;
     const Kind kinds[] = {
         {dataflowFfn<K0>, K0::kWarps, K0::kThreads, K0::kStageBytes, K0::kX8Bytes, "act's X8 in registers"},
         {dataflowFfn<K1>, K1::kWarps, K1::kThreads, K1::kStageBytes, K1::kX8Bytes, "act's X8 in shared memory"},
-        {dataflowFfn<K2>, K2::kWarps, K2::kThreads, K2::kStageBytes, K2::kX8Bytes, "act's X8 in shared memory"}};
+        {dataflowFfn<K2>, K2::kWarps, K2::kThreads, K2::kStageBytes, K2::kX8Bytes, "act's X8 in shared memory"},
+        {dataflowFfn<K3>, K3::kWarps, K3::kThreads, K3::kStageBytes, K3::kX8Bytes,
+         "act's X8 in shared memory, cp.async loader"}};
     auto stagesOf = [](const Kind& k, int want) {
         const int fit = std::min(kMaxStages, int((kMaxSharedBytes - size_t(k.x8Bytes)) / size_t(k.stageBytes)));
         return want > 0 ? std::min(want, fit) : fit;
@@ -591,7 +612,7 @@ int main(int argc, char** argv) {
         CK(cudaLaunchKernelEx(&cfg, k.kernel, a));
     };
     std::vector<Config> configs;
-    for (int kind = 0; kind < 3; ++kind) {
+    for (int kind = 0; kind < 4; ++kind) {
         if (std::find(kindChoices.begin(), kindChoices.end(), kind) == kindChoices.end()) continue;
         cudaFuncAttributes fa;
         CK(cudaFuncGetAttributes(&fa, kinds[kind].kernel));

@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0|1|2|3]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0|1|2|3] [--attention]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
 // register tile across each wait: at every grid barrier or group signal the block stopped
@@ -22,6 +22,10 @@
 //    counter; down waits for all 384, then adds its 32 rows to h and writes them as the next
 //    layer's X8 group of h·w (the int8 values do not depend on 1/rms) with the group's Σh²; the
 //    next gate/up waits for all 128 and scales its sums by 1/rms from the 128 partial sums.
+// --attention puts the attention block's GEMVs in front of each FFN block (norm → q/k/v → o, the
+// attention itself stubbed: o reads q's X8), in the chain (8 launches a layer) and in the kernel
+// (q/k/v groups spread over the blocks, o's 128 groups on blocks 0..127, four waits a layer):
+// what a whole decode layer's waits cost before attention is built into the kernel.
 // Output: µs per layer against the bound (a layer's 85 MB at 4.5 TB/s), the final h against the
 // chain's, and variants that leave out the waits, the weight loads or both (wrong results: they
 // time the streaming, the waits and the workers' arithmetic apart), for 8 and 16 worker warps,
@@ -38,10 +42,12 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../gemv_q4k.cuh"
 #include "../x8_group.cuh"
+#include "dataflow_primitives.cuh"
 #include "hearth_kernels/gemv.h"
 #include "hearth_kernels/ops.h"
 
@@ -59,10 +65,10 @@ using namespace hearth::kernels::detail;
 
 namespace {
 
-constexpr int H = 4096, F = 12288;
+constexpr int H = 4096, F = 12288, QKV = 6144; // QKV: q (32 heads of 128) | k | v (8 heads each)
 constexpr float kEps = 1e-6f;
 constexpr int kUpRowBytes = H / 256 * 144, kDownRowBytes = F / 256 * 144;
-constexpr int kUpGroups = F / 32, kDownGroups = H / 32;
+constexpr int kUpGroups = F / 32, kDownGroups = H / 32, kQkvGroups = QKV / 32, kQGroups = H / 32;
 constexpr int kMaxStages = 7;
 constexpr size_t kMaxSharedBytes = 232448 - 4096; // an H200 block's opt-in shared memory, less the static
 
@@ -90,140 +96,42 @@ struct Workers {
 
 struct Layer {
     const uint8_t *gate, *up, *down;
-    const float* norm;
+    const float* norm; // the FFN's
+    const uint8_t *qkv, *o;
+    const float* attnNorm;
 };
 
 struct Args {
     const Layer* layers;
     int count;
     int stages;
-    float* h;               // the residual stream, updated in place by the down groups
-    int8_t* xn8[2];         // X8 of h·w for layer l in xn8[l & 1]
+    int attention;          // 1: each layer starts with q/k/v and o (attention stubbed: o reads q)
+    float* h;               // the residual stream, updated in place by the o and down groups
+    int8_t* xn8[2];         // X8 of h·w (the FFN's norm) for layer l in xn8[l & 1]
     float* groupSq[2];      // Σh² of each group of 32, likewise
+    int8_t* xa8[2];         // X8 of h·w (the attention's norm), likewise
+    float* groupSqA[2];
     int8_t* act8;           // X8 of act
+    int8_t* q8;             // X8 of q (the stubbed attention's output, o's input)
+    float* kv;              // k and v (written, not read: the stub has no cache)
     unsigned* upDone;       // per layer: gate/up groups finished
     unsigned* hReady;       // per layer (count + 1): down groups finished (layer 0: the prologue)
+    unsigned* qDone;        // per layer: q groups finished
+    unsigned* hMid;         // per layer: o groups finished
     int waits;              // 0: no waits on counters (wrong results: the streaming alone)
     int loads;              // 0: the loader copies nothing (wrong results: the workers' arithmetic alone)
     int releaseSignal;      // 1: a group is counted in by one release atomic after __syncwarp, not a
                             // fence on every lane of the warp first
 };
 
-// ---- mbarrier and bulk copy (sm_90) ----------------------------------------------------------
-
-__device__ __forceinline__ uint32_t smemAddr(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
-
-__device__ __forceinline__ void mbarInit(uint64_t* bar, unsigned count) {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smemAddr(bar)), "r"(count));
-#endif
-}
-__device__ __forceinline__ void mbarArrive(uint64_t* bar) {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smemAddr(bar)) : "memory");
-#endif
-}
-__device__ __forceinline__ void mbarExpect(uint64_t* bar, unsigned bytes) {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smemAddr(bar)), "r"(bytes)
-                 : "memory");
-#endif
-}
-__device__ __forceinline__ void mbarWait(uint64_t* bar, unsigned parity) {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                 "@!p bra W;\n"
-                 "}" ::"r"(smemAddr(bar)),
-                 "r"(parity)
-                 : "memory");
-#endif
-}
-__device__ __forceinline__ void bulkLoad(void* dst, const void* src, unsigned bytes, uint64_t* bar) {
-#if __CUDA_ARCH__ >= 900
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                     smemAddr(dst)),
-                 "l"(src), "r"(bytes), "r"(smemAddr(bar))
-                 : "memory");
-#endif
-}
-
-__device__ __forceinline__ void pieceLoad(void* dst, const void* src) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smemAddr(dst)), "l"(src) : "memory");
-}
-__device__ __forceinline__ void pieceArrive(uint64_t* bar) {
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smemAddr(bar)) : "memory");
-}
-
-// ---- counters between blocks -----------------------------------------------------------------
-
-__device__ __forceinline__ unsigned loadAcquire(const unsigned* p) {
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-// A warp waits until *p >= want.
-__device__ __forceinline__ void warpWaitCount(const unsigned* p, unsigned want) {
-    if ((threadIdx.x & 31) == 0)
-        while (loadAcquire(p) < want) __nanosleep(20);
-    __syncwarp();
-}
-// After a warp's stores: every lane fences, then lane 0 counts the group in; or (release) the
-// warp's stores ordered by __syncwarp and published by lane 0's release atomic.
-__device__ __forceinline__ void warpSignal(unsigned* p, bool release) {
-    if (release) {
-        __syncwarp();
-        if ((threadIdx.x & 31) == 0) asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(p) : "memory");
-        return;
-    }
-    __threadfence();
-    __syncwarp();
-    if ((threadIdx.x & 31) == 0) atomicAdd(p, 1u);
-}
-
 // ---- the schedule: which groups block b owns ---------------------------------------------------
 
 __device__ __forceinline__ int upBegin(int b) { return int(b * kUpGroups / gridDim.x); }
 __device__ __forceinline__ int upEnd(int b) { return int((b + 1) * kUpGroups / gridDim.x); }
+__device__ __forceinline__ int qkvBegin(int b) { return int(b * kQkvGroups / gridDim.x); }
+__device__ __forceinline__ int qkvEnd(int b) { return int((b + 1) * kQkvGroups / gridDim.x); }
+// Down's and o's group b (both 128 of 32 rows): blocks 0..127, the others only in the wide phases.
 __device__ __forceinline__ bool ownsDown(int b) { return b < kDownGroups; } // needs gridDim ≥ 128
-
-// One Q4_K unit from a page in shared memory (the layout of Q4K::load).
-__device__ __forceinline__ Q4K<true>::Raw loadShared(const uint8_t* row, int unit) {
-    const uint8_t* blk = row + (unit >> 2) * 144;
-    const uint8_t* q = blk + 16 + 32 * (unit & 3);
-    Q4K<true>::Raw r;
-    r.h = *reinterpret_cast<const uint4*>(blk);
-    r.q0 = *reinterpret_cast<const uint4*>(q);
-    r.q1 = *reinterpret_cast<const uint4*>(q + 16);
-    return r;
-}
-
-// X8 pair of unit u from a copy in shared memory.
-__device__ __forceinline__ X8Pair loadX8Shared(const int8_t* xs, int k, int u) {
-    const GemvX8Unit x = gemvX8Unit(k, u);
-    const int8_t* v = xs + x.values;
-    const int8_t* r = xs + x.records;
-    auto piece = [&](int c) { return *reinterpret_cast<const int4*>(v + c * x.stride); };
-    auto record = [&](int h) { return *reinterpret_cast<const float4*>(r + h * x.stride); };
-    return X8Pair{X8Group{piece(0), piece(1), record(0)}, X8Group{piece(2), piece(3), record(1)}};
-}
-
-// X8 pair of unit u, read through L2 (written by other blocks during this kernel).
-__device__ __forceinline__ X8Pair loadX8L2(const int8_t* xq, int k, int u) {
-    const GemvX8Unit x = gemvX8Unit(k, u);
-    const int8_t* v = xq + x.values;
-    const int8_t* r = xq + x.records;
-    auto piece = [&](int c) { return __ldcg(reinterpret_cast<const int4*>(v + c * x.stride)); };
-    auto record = [&](int h) { return __ldcg(reinterpret_cast<const float4*>(r + h * x.stride)); };
-    return X8Pair{X8Group{piece(0), piece(1), record(0)}, X8Group{piece(2), piece(3), record(1)}};
-}
-
-__device__ __forceinline__ float warpSum(float v) {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
 
 template <class C>
 __device__ __forceinline__ void workersSync() {
@@ -252,14 +160,21 @@ __device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* e
         }
         ++page;
     };
+    // A group of 32 rows of k = H: its pages, one matrix's or (two) interleaved.
+    auto groupH = [&](const uint8_t* m0, const uint8_t* m1, int g) {
+        for (int p = 0; p < 32 / C::kUpPageRows; ++p) {
+            const size_t off = size_t(32 * g + C::kUpPageRows * p) * kUpRowBytes;
+            issue(m0 + off, C::kUpPageRows * kUpRowBytes);
+            if (m1) issue(m1 + off, C::kUpPageRows * kUpRowBytes);
+        }
+    };
     for (int l = 0; l < a.count; ++l) {
         const Layer& L = a.layers[l];
-        for (int g = upBegin(b); g < upEnd(b); ++g)
-            for (int p = 0; p < 32 / C::kUpPageRows; ++p) {
-                const size_t off = size_t(32 * g + C::kUpPageRows * p) * kUpRowBytes;
-                issue(L.gate + off, C::kUpPageRows * kUpRowBytes);
-                issue(L.up + off, C::kUpPageRows * kUpRowBytes);
-            }
+        if (a.attention) {
+            for (int g = qkvBegin(b); g < qkvEnd(b); ++g) groupH(L.qkv, nullptr, g);
+            if (ownsDown(b)) groupH(L.o, nullptr, b);
+        }
+        for (int g = upBegin(b); g < upEnd(b); ++g) groupH(L.gate, L.up, g);
         if (ownsDown(b))
             for (int p = 0; p < C::kDownPages; ++p)
                 issue(L.down + size_t(32 * b + C::kDownPageRows * p) * kDownRowBytes,
@@ -293,52 +208,100 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
         if (lane == 0) mbarArrive(&empty[page % unsigned(a.stages)]);
         ++page;
     };
+    // Row sums of one group of 32 rows of M matrices of k = H (their pages interleaved), x the
+    // unit this thread multiplies. Afterwards warp 0 lane i holds row i's sums in `sums`.
+    int parity = 0; // groups done (upPart is double-buffered: warp 0 reads one while the rest fill the other)
+    auto groupH = [&](auto matrices, const X8Pair& x, float (&sums)[2]) {
+        constexpr int M = decltype(matrices)::value, P = M * 32 / C::kUpPageRows;
+        float acc[P][2]; // [page][row]: rows slot and slot + S of each page
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+            const uint8_t* pg = take();
+            const Q4K<true>::Raw r0 = loadShared(pg + slot * kUpRowBytes, unit);
+            const Q4K<true>::Raw r1 = loadShared(pg + (slot + S) * kUpRowBytes, unit);
+            release();
+            acc[p][0] = Q4K<true>::dot(r0, x, unit);
+            acc[p][1] = Q4K<true>::dot(r1, x, unit);
+        }
+        // 64 threads a row = 2 warps; then warp 0 lane i takes row i of the group.
+        float(*part)[UP * 2] = upPart[parity & 1];
+#pragma unroll
+        for (int p = 0; p < P; ++p)
+#pragma unroll
+            for (int r = 0; r < 2; ++r) {
+                const float v = warpSum(acc[p][r]);
+                if (lane == 0) part[warp][p * 2 + r] = v;
+            }
+        workersSync<C>();
+        if (warp == 0) {
+            // Row i: the page group i / (2S) (M pages, one a matrix), row i % (2S) of it (slot q, half r).
+            const int pg = lane / (2 * S), inPage = lane % (2 * S), q = inPage % S, r = inPage / S;
+#pragma unroll
+            for (int m = 0; m < M; ++m)
+                sums[m] = part[2 * q][(pg * M + m) * 2 + r] + part[2 * q + 1][(pg * M + m) * 2 + r];
+        }
+        ++parity;
+    };
+    using One = std::integral_constant<int, 1>;
+    using Two = std::integral_constant<int, 2>;
+    // 1/rms of h from the 128 groups' Σh² (every warp for itself).
+    auto invRms = [&](const float* groupSq) {
+        float sq = 0.0f;
+#pragma unroll
+        for (int i = 0; i < kDownGroups / 32; ++i) sq += __ldcg(groupSq + 32 * i + lane);
+        return rsqrtf(warpSum(sq) / float(H) + kEps);
+    };
 
     // Prologue: layer 0's X8 of h·w and Σh² from the initial h.
     if (ownsDown(b) && warp == 0) {
         const int row = 32 * b + lane;
-        writeNormGroup(__ldcg(a.h + row), row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
+        if (a.attention) writeNormGroup(__ldcg(a.h + row), row, a.layers[0].attnNorm, a.xa8[0], a.groupSqA[0]);
+        else writeNormGroup(__ldcg(a.h + row), row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
         warpSignal(&a.hReady[0], a.releaseSignal);
     }
 
-    int upGroup = 0; // groups done by this block (parity of upPart)
     for (int l = 0; l < a.count; ++l) {
-        // ---- gate/up: this block's groups of 32 rows, pages gate, up, gate, up, ... --------------
-        if (a.waits) warpWaitCount(&a.hReady[l], kDownGroups);
-        float sq = 0.0f;
-#pragma unroll
-        for (int i = 0; i < kDownGroups / 32; ++i) sq += __ldcg(a.groupSq[l & 1] + 32 * i + lane);
-        const float inv = rsqrtf(warpSum(sq) / float(H) + kEps);
-        const X8Pair x = loadX8L2(a.xn8[l & 1], H, unit);
-        for (int g = upBegin(b); g < upEnd(b); ++g, ++upGroup) {
-            float acc[UP][2]; // [page][row]: rows slot and slot + S of each page
-#pragma unroll
-            for (int p = 0; p < UP; ++p) {
-                const uint8_t* pg = take();
-                const Q4K<true>::Raw r0 = loadShared(pg + slot * kUpRowBytes, unit);
-                const Q4K<true>::Raw r1 = loadShared(pg + (slot + S) * kUpRowBytes, unit);
-                release();
-                acc[p][0] = Q4K<true>::dot(r0, x, unit);
-                acc[p][1] = Q4K<true>::dot(r1, x, unit);
-            }
-            // Row sums: 64 threads a row = 2 warps; then warp 0 lane i takes row i of the group.
-            float* part = upPart[upGroup & 1][warp];
-#pragma unroll
-            for (int p = 0; p < UP; ++p)
-#pragma unroll
-                for (int r = 0; r < 2; ++r) {
-                    const float s = warpSum(acc[p][r]);
-                    if (lane == 0) part[p * 2 + r] = s;
+        const Layer& L = a.layers[l];
+        float sums[2];
+        if (a.attention) {
+            // ---- q/k/v: the norm's X8 of h, 1/rms applied to the sums; q out as X8 (o's input) --
+            if (a.waits) warpWaitCount(&a.hReady[l], kDownGroups);
+            const float invA = invRms(a.groupSqA[l & 1]);
+            const X8Pair xa = loadX8L2(a.xa8[l & 1], H, unit);
+            for (int g = qkvBegin(b); g < qkvEnd(b); ++g) {
+                groupH(One{}, xa, sums);
+                if (warp == 0) {
+                    const float v = sums[0] * invA;
+                    if (g < kQGroups) {
+                        storeX8Group(v, lane, H, g, a.q8);
+                        warpSignal(&a.qDone[l], a.releaseSignal);
+                    } else {
+                        a.kv[32 * (g - kQGroups) + lane] = v;
+                    }
                 }
-            workersSync<C>();
+            }
+            // ---- o (attention stubbed: its output is q): h += o·q, then the FFN norm's X8 group ----
+            if (ownsDown(b)) {
+                if (a.waits) warpWaitCount(&a.qDone[l], kQGroups);
+                const X8Pair xq = loadX8L2(a.q8, H, unit);
+                groupH(One{}, xq, sums);
+                if (warp == 0) {
+                    const int row = 32 * b + lane;
+                    const float v = __ldcg(a.h + row) + sums[0];
+                    a.h[row] = v;
+                    writeNormGroup(v, row, L.norm, a.xn8[l & 1], a.groupSq[l & 1]);
+                    warpSignal(&a.hMid[l], a.releaseSignal);
+                }
+            }
+        }
+        // ---- gate/up: this block's groups of 32 rows, pages gate, up, gate, up, ... --------------
+        if (a.waits) warpWaitCount(a.attention ? &a.hMid[l] : &a.hReady[l], kDownGroups);
+        const float inv = invRms(a.groupSq[l & 1]);
+        const X8Pair x = loadX8L2(a.xn8[l & 1], H, unit);
+        for (int g = upBegin(b); g < upEnd(b); ++g) {
+            groupH(Two{}, x, sums);
             if (warp == 0) {
-                // Row i of the group: page pair i / (2S), row i % (2S) of the page (slot q, half r).
-                const int pair = lane / (2 * S), inPage = lane % (2 * S), q = inPage % S, r = inPage / S;
-                auto sum = [&](int p) {
-                    return upPart[upGroup & 1][2 * q][p * 2 + r] + upPart[upGroup & 1][2 * q + 1][p * 2 + r];
-                };
-                const float gate = sum(2 * pair) * inv, up = sum(2 * pair + 1) * inv;
-                storeX8Group(silu(gate) * up, lane, F, g, a.act8);
+                storeX8Group(silu(sums[0] * inv) * (sums[1] * inv), lane, F, g, a.act8);
                 warpSignal(&a.upDone[l], a.releaseSignal);
             }
         }
@@ -374,8 +337,8 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
         }
 #pragma unroll
         for (int p = 0; p < DP; ++p) {
-            const float s = warpSum(acc[p]);
-            if (lane == 0) downPart[warp][p] = s;
+            const float v = warpSum(acc[p]);
+            if (lane == 0) downPart[warp][p] = v;
         }
         workersSync<C>();
         if (warp == 0) {
@@ -383,8 +346,9 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
             const int row = 32 * b + lane;
             const float v = __ldcg(a.h + row) + downPart[2 * q][p] + downPart[2 * q + 1][p];
             a.h[row] = v;
-            const int next = l + 1 < a.count ? l + 1 : l;
-            writeNormGroup(v, row, a.layers[next].norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
+            const Layer& next = a.layers[l + 1 < a.count ? l + 1 : l];
+            if (a.attention) writeNormGroup(v, row, next.attnNorm, a.xa8[(l + 1) & 1], a.groupSqA[(l + 1) & 1]);
+            else writeNormGroup(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
             warpSignal(&a.hReady[l + 1], a.releaseSignal);
         }
         workersSync<C>(); // downPart is rewritten next layer
@@ -468,7 +432,7 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
 } // namespace
 
 int main(int argc, char** argv) {
-    int count = 36, reps = 20;
+    int count = 36, reps = 20, attention = 0;
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -476,9 +440,10 @@ int main(int argc, char** argv) {
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
         else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 3)};
+        else if (a == "--attention") attention = 1;
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0|1|2|3]\n", argv[0],
-                         kMaxStages);
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0|1|2|3] [--attention]\n",
+                         argv[0], kMaxStages);
             return 2;
         }
     }
@@ -518,7 +483,16 @@ int main(int argc, char** argv) {
         fillQ4K<<<1024, 256, 0, s>>>(u, upBytes / 144, 3 * l + 2);
         fillQ4K<<<1024, 256, 0, s>>>(d, downBytes / 144, 3 * l + 3);
         fillFloats<<<H / 256, 256, 0, s>>>(n, H, 0.0f, 1000 + l); // norm weights in (-1, 1)
-        layers[l] = {g, u, d, n};
+        layers[l] = {g, u, d, n, nullptr, nullptr, nullptr};
+        if (attention) {
+            auto* qkv = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * QKV));
+            auto* o = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * H));
+            auto* an = static_cast<float*>(alloc(H * 4));
+            fillQ4K<<<1024, 256, 0, s>>>(qkv, size_t(kUpRowBytes) * QKV / 144, 3 * l + 100001);
+            fillQ4K<<<1024, 256, 0, s>>>(o, size_t(kUpRowBytes) * H / 144, 3 * l + 100002);
+            fillFloats<<<H / 256, 256, 0, s>>>(an, H, 0.0f, 2000 + l);
+            layers[l].qkv = qkv, layers[l].o = o, layers[l].attnNorm = an;
+        }
     }
     auto* dLayers = static_cast<Layer*>(alloc(sizeof(Layer) * count));
     CK(cudaMemcpy(dLayers, layers.data(), sizeof(Layer) * count, cudaMemcpyHostToDevice));
@@ -530,21 +504,37 @@ int main(int argc, char** argv) {
     void* xb = alloc(gemvX8Bytes(F));
     int8_t* xn8[2] = {static_cast<int8_t*>(alloc(gemvX8Bytes(H))), static_cast<int8_t*>(alloc(gemvX8Bytes(H)))};
     float* groupSq[2] = {static_cast<float*>(alloc(4 * kDownGroups)), static_cast<float*>(alloc(4 * kDownGroups))};
+    int8_t* xa8[2] = {static_cast<int8_t*>(alloc(gemvX8Bytes(H))), static_cast<int8_t*>(alloc(gemvX8Bytes(H)))};
+    float* groupSqA[2] = {static_cast<float*>(alloc(4 * kDownGroups)), static_cast<float*>(alloc(4 * kDownGroups))};
     auto* act8 = static_cast<int8_t*>(alloc(gemvX8Bytes(F)));
-    const size_t counterBytes = sizeof(unsigned) * (2 * count + 1);
+    auto* q8 = static_cast<int8_t*>(alloc(gemvX8Bytes(H)));
+    auto* kv = static_cast<float*>(alloc(4 * (QKV - H)));
+    auto* qkvOut = static_cast<float*>(alloc(4 * QKV)); // the chain's
+    void* xq = alloc(gemvX8Bytes(H));
+    const size_t counterBytes = sizeof(unsigned) * (4 * count + 1);
     auto* counters = static_cast<unsigned*>(alloc(counterBytes));
     fillFloats<<<H / 256, 256, 0, s>>>(h0, H, 0.0f, 12345);
     CK(cudaStreamSynchronize(s));
-    const double bytes = double(upBytes * 2 + downBytes) * count;
+    const double bytes =
+        double(upBytes * 2 + downBytes + (attention ? size_t(kUpRowBytes) * (QKV + H) : 0)) * count;
     const double boundMs = bytes / 4.5e12 * 1e3;
-    std::printf("device: %s, %d SMs; %d FFN blocks of Qwen3-8B (Q4_K), %.2f GB, bound %.3f ms at 4.5 TB/s\n",
-                prop.name, prop.multiProcessorCount, count, bytes / 1e9, boundMs);
+    std::printf("device: %s, %d SMs; %d %s of Qwen3-8B (Q4_K), %.2f GB, bound %.3f ms at 4.5 TB/s\n", prop.name,
+                prop.multiProcessorCount, count,
+                attention ? "layers (q/k/v, o with attention stubbed: o reads q; the FFN)" : "FFN blocks",
+                bytes / 1e9, boundMs);
 
     // The chain, as the session launches it.
     cudaGraph_t graph;
     cudaGraphExec_t chain;
     CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    const GemvLaunch pdl{true, 0, 0};
     for (int l = 0; l < count; ++l) {
+        if (attention) {
+            CK(launchRmsNorm(h, delta, layers[l].attnNorm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
+            CK(launchGemv(GemvType::Q4_K, layers[l].qkv, xa, qkvOut, QKV, H, s, pdl));
+            CK(launchQuantizeX8(qkvOut, H, xq, s, pdl));
+            CK(launchGemv(GemvType::Q4_K, layers[l].o, xq, delta, H, H, s, pdl));
+        }
         CK(launchRmsNorm(h, delta, layers[l].norm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
         CK(launchGemvGateUp(GemvType::Q4_K, layers[l].gate, layers[l].up, xa, act, F, H, s, GemvLaunch{true, 0, 0}));
         CK(launchQuantizeX8(act, F, xb, s, GemvLaunch{true, 0, 0}));
@@ -594,8 +584,25 @@ int main(int argc, char** argv) {
     // loads = 0: the workers alone; release: groups counted in with a release atomic.
     auto dataflow = [&](const Config& c, int waits, int loads, int release) {
         const Kind& k = kinds[c.kind];
-        Args a{dLayers, count, c.stages, h, {xn8[0], xn8[1]}, {groupSq[0], groupSq[1]}, act8, counters,
-               counters + count, waits, loads, release};
+        Args a{dLayers,
+               count,
+               c.stages,
+               attention,
+               h,
+               {xn8[0], xn8[1]},
+               {groupSq[0], groupSq[1]},
+               {xa8[0], xa8[1]},
+               {groupSqA[0], groupSqA[1]},
+               act8,
+               q8,
+               kv,
+               counters,
+               counters + count,
+               counters + 2 * count + 1,
+               counters + 3 * count + 1,
+               waits,
+               loads,
+               release};
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};
@@ -640,8 +647,8 @@ int main(int argc, char** argv) {
         }
     for (int round = 0; round < 2; ++round) {
         const double c = timeMs(s, reps, [&] { CK(cudaGraphLaunch(chain, s)); });
-        std::printf("| chain (4 launches a layer, PDL, graph) | %.1f µs a layer | %.1f %% of the bound |\n",
-                    c * 1e3 / count, 100 * boundMs / c);
+        std::printf("| chain (%d launches a layer, PDL, graph) | %.1f µs a layer | %.1f %% of the bound |\n",
+                    attention ? 8 : 4, c * 1e3 / count, 100 * boundMs / c);
         for (const Config& cf : configs)
             for (int v = 0; v < 5; ++v) {
                 const int waits = v == 0 || v == 2 || v == 4, loads = v < 2 || v == 4, release = v == 4;

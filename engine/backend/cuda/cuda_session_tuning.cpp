@@ -15,12 +15,22 @@
 
 namespace hearth::cuda {
 
-// Whether layer l's projections can go in one launch (two runs of types launchGemvPair takes,
-// reading one X8 x) and should (forced, or measured faster).
-bool CudaSession::pairedProjections(const DeviceLayer& l) const {
-    if (m_pairMode == PairMode::Off || l.projections.size() != 2) return false;
+namespace {
+
+// Whether layer l's projections can go in one launch: two runs of types launchGemvPair takes
+// (both read X8), of one k.
+bool pairable(const DeviceLayer& l) {
+    if (l.projections.size() != 2) return false;
     const DeviceMatrix &a = l.projections[0].matrix, &b = l.projections[1].matrix;
-    if (a.isView() || b.isView() || a.k != b.k || !kernels::gemvPairSupported(a.type, b.type)) return false;
+    return !a.isView() && !b.isView() && a.data && b.data && a.k == b.k && kernels::gemvPairSupported(a.type, b.type);
+}
+
+} // namespace
+
+// Whether layer l's projections go in one launch: they can, and it is forced or measured faster.
+bool CudaSession::pairedProjections(const DeviceLayer& l) const {
+    if (m_pairMode == PairMode::Off || !pairable(l)) return false;
+    const DeviceMatrix &a = l.projections[0].matrix, &b = l.projections[1].matrix;
     return m_pairMode == PairMode::On || (m_tuning && m_tuning->paired(a, b));
 }
 
@@ -55,14 +65,6 @@ Status CudaSession::tuneGemvs() {
         }
         add(l.down, nullptr, d_act, d_delta);
     }
-    std::vector<GemvPairSite> pairs;
-    for (const DeviceLayer& l : m_w.layers()) {
-        if (l.projections.size() != 2) continue;
-        const DeviceMatrix &a = l.projections[0].matrix, &b = l.projections[1].matrix;
-        if (a.isView() || b.isView() || !a.data || !b.data || a.k != b.k || !a.takesX8() || !b.takesX8()) continue;
-        pairs.push_back({{&a, nullptr, d_x8, d_proj + l.projections[0].outRow},
-                         {&b, nullptr, d_x8, d_proj + l.projections[1].outRow}});
-    }
     add(m_w.output(), nullptr, d_xn, d_logits);
 
     const char* forced = std::getenv("HEARTH_GEMV_ROWS");
@@ -78,6 +80,11 @@ Status CudaSession::tuneGemvs() {
         return Status::ok();
     }
     if ((m_tuning = m_w.gemvTuning())) return Status::ok();
+    std::vector<GemvPairSite> pairs; // the layers whose projections could share a launch
+    for (const DeviceLayer& l : m_w.layers())
+        if (pairable(l))
+            pairs.push_back({{&l.projections[0].matrix, nullptr, d_x8, d_proj + l.projections[0].outRow},
+                             {&l.projections[1].matrix, nullptr, d_x8, d_proj + l.projections[1].outRow}});
     // The inputs hold whatever the arena held: zero them, so that no timed launch reads NaNs.
     for (const auto& [x, bytes] : inputs) HEARTH_CUDA_CHECK(cudaMemsetAsync(x, 0, bytes, m_stream));
     HEARTH_ASSIGN(GemvTuning measured, GemvTuning::measure(sites, pairs, m_gemvLaunch, m_stream));

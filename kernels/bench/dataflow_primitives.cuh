@@ -97,25 +97,23 @@ __device__ __forceinline__ Q4K<true>::Raw loadShared(const uint8_t* row, int uni
     return r;
 }
 
-// X8 pair of unit u from a copy in shared memory.
-__device__ __forceinline__ X8Pair loadX8Shared(const int8_t* xs, int k, int u) {
-    const GemvX8Unit x = gemvX8Unit(k, u);
-    const int8_t* v = xs + x.values;
-    const int8_t* r = xs + x.records;
-    auto piece = [&](int c) { return *reinterpret_cast<const int4*>(v + c * x.stride); };
-    auto record = [&](int h) { return *reinterpret_cast<const float4*>(r + h * x.stride); };
+// X8 pair of unit u (gemv_kernel.cuh's x8Unit addressing), read through L2 (ld.cg: x written by
+// other blocks during this kernel) or plainly (a copy in shared memory).
+template <bool L2>
+__device__ __forceinline__ X8Pair loadX8Via(const int8_t* xq, int k, int u) {
+    const X8Unit x = x8Unit(xq, k, u);
+    auto piece = [&](int c) {
+        const int4* p = reinterpret_cast<const int4*>(x.value + c * x.stride);
+        return L2 ? __ldcg(p) : *p;
+    };
+    auto record = [&](int h) {
+        const float4* p = reinterpret_cast<const float4*>(x.record + h * x.stride);
+        return L2 ? __ldcg(p) : *p;
+    };
     return X8Pair{X8Group{piece(0), piece(1), record(0)}, X8Group{piece(2), piece(3), record(1)}};
 }
-
-// X8 pair of unit u, read through L2 (written by other blocks during this kernel).
-__device__ __forceinline__ X8Pair loadX8L2(const int8_t* xq, int k, int u) {
-    const GemvX8Unit x = gemvX8Unit(k, u);
-    const int8_t* v = xq + x.values;
-    const int8_t* r = xq + x.records;
-    auto piece = [&](int c) { return __ldcg(reinterpret_cast<const int4*>(v + c * x.stride)); };
-    auto record = [&](int h) { return __ldcg(reinterpret_cast<const float4*>(r + h * x.stride)); };
-    return X8Pair{X8Group{piece(0), piece(1), record(0)}, X8Group{piece(2), piece(3), record(1)}};
-}
+__device__ __forceinline__ X8Pair loadX8Shared(const int8_t* xs, int k, int u) { return loadX8Via<false>(xs, k, u); }
+__device__ __forceinline__ X8Pair loadX8L2(const int8_t* xq, int k, int u) { return loadX8Via<true>(xq, k, u); }
 
 __device__ __forceinline__ float warpSum(float v) {
 #pragma unroll

@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0|1|2|3] [--attention]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..5] [--attention] [--variant V] [--opts O]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
 // register tile across each wait: at every grid barrier or group signal the block stopped
@@ -80,8 +80,13 @@ constexpr size_t kMaxSharedBytes = 232448 - 4096; // an H200 block's opt-in shar
 // BULK: the loader copies a page with one cp.async.bulk (sm_90); otherwise its 32 lanes copy it in
 // 16-byte cp.async pieces tied to the stage's mbarrier (cp.async.mbarrier.arrive; sm_80 and up:
 // the form an RTX 30xx/40xx would need, measured here on the H200).
-template <int W, bool X8S, bool BULK = true>
+// MASKED: the dot masks the high nibbles in place (dotQ4KMasked) instead of Q4K<true>::dot.
+template <int W, bool X8S, bool BULK = true, bool MASKED = false>
 struct Workers {
+    __device__ static float dot(const Q4K<true>::Raw& r, const X8Pair& x, int unit) {
+        if constexpr (MASKED) return dotQ4KMasked(r, x, unit);
+        else return Q4K<true>::dot(r, x, unit);
+    }
     static constexpr bool kBulk = BULK;
     static constexpr unsigned kFullArrivals = BULK ? 1 : 32;
     static constexpr int kWarps = W, kThreads = (W + 1) * 32;
@@ -122,6 +127,8 @@ struct Args {
     int loads;              // 0: the loader copies nothing (wrong results: the workers' arithmetic alone)
     int releaseSignal;      // 1: a group is counted in by one release atomic after __syncwarp, not a
                             // fence on every lane of the warp first
+    int relaxedWaits;       // 1: counters are polled with relaxed loads, one acquire at the end
+    unsigned suspendNs;     // > 0: mbarrier waits suspend (at most this long) instead of spinning
 };
 
 // ---- the schedule: which groups block b owns ---------------------------------------------------
@@ -148,7 +155,7 @@ __device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* e
     auto issue = [&](const uint8_t* src, unsigned bytes) {
         const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
         uint8_t* dst = ring + size_t(s) * C::kStageBytes;
-        mbarWait(&empty[s], (round & 1u) ^ 1u);
+        mbarWait(&empty[s], (round & 1u) ^ 1u, a.suspendNs);
         if (!a.loads) {
             mbarArrive(&full[s]);
         } else if constexpr (C::kBulk) {
@@ -200,7 +207,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
     unsigned page = 0;
     auto take = [&]() -> const uint8_t* {
         const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
-        mbarWait(&full[s], round & 1u);
+        mbarWait(&full[s], round & 1u, a.suspendNs);
         return ring + size_t(s) * C::kStageBytes;
     };
     auto release = [&] {
@@ -220,8 +227,8 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
             const Q4K<true>::Raw r0 = loadShared(pg + slot * kUpRowBytes, unit);
             const Q4K<true>::Raw r1 = loadShared(pg + (slot + S) * kUpRowBytes, unit);
             release();
-            acc[p][0] = Q4K<true>::dot(r0, x, unit);
-            acc[p][1] = Q4K<true>::dot(r1, x, unit);
+            acc[p][0] = C::dot(r0, x, unit);
+            acc[p][1] = C::dot(r1, x, unit);
         }
         // 64 threads a row = 2 warps; then warp 0 lane i takes row i of the group.
         float(*part)[UP * 2] = upPart[parity & 1];
@@ -265,7 +272,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
         float sums[2];
         if (a.attention) {
             // ---- q/k/v: the norm's X8 of h, 1/rms applied to the sums; q out as X8 (o's input) --
-            if (a.waits) warpWaitCount(&a.hReady[l], kDownGroups);
+            if (a.waits) warpWaitCount(&a.hReady[l], kDownGroups, a.relaxedWaits);
             const float invA = invRms(a.groupSqA[l & 1]);
             const X8Pair xa = loadX8L2(a.xa8[l & 1], H, unit);
             for (int g = qkvBegin(b); g < qkvEnd(b); ++g) {
@@ -282,7 +289,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
             }
             // ---- o (attention stubbed: its output is q): h += o·q, then the FFN norm's X8 group ----
             if (ownsDown(b)) {
-                if (a.waits) warpWaitCount(&a.qDone[l], kQGroups);
+                if (a.waits) warpWaitCount(&a.qDone[l], kQGroups, a.relaxedWaits);
                 const X8Pair xq = loadX8L2(a.q8, H, unit);
                 groupH(One{}, xq, sums);
                 if (warp == 0) {
@@ -295,7 +302,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
             }
         }
         // ---- gate/up: this block's groups of 32 rows, pages gate, up, gate, up, ... --------------
-        if (a.waits) warpWaitCount(a.attention ? &a.hMid[l] : &a.hReady[l], kDownGroups);
+        if (a.waits) warpWaitCount(a.attention ? &a.hMid[l] : &a.hReady[l], kDownGroups, a.relaxedWaits);
         const float inv = invRms(a.groupSq[l & 1]);
         const X8Pair x = loadX8L2(a.xn8[l & 1], H, unit);
         for (int g = upBegin(b); g < upEnd(b); ++g) {
@@ -307,7 +314,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
         }
         // ---- down: this block's group of 32 rows, 8 pages of 4 ------------------------------------
         if (!ownsDown(b)) continue;
-        if (a.waits) warpWaitCount(&a.upDone[l], kUpGroups);
+        if (a.waits) warpWaitCount(&a.upDone[l], kUpGroups, a.relaxedWaits);
         X8Pair xd[C::kX8Shared ? 1 : 3];
         if constexpr (C::kX8Shared) {
             constexpr int kPieces = C::kX8Bytes / 16;
@@ -330,9 +337,9 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
 #pragma unroll
             for (int j = 0; j < 3; ++j) {
                 if constexpr (C::kX8Shared)
-                    acc[p] += Q4K<true>::dot(r[j], loadX8Shared(x8s, F, unit + 64 * j), unit + 64 * j);
+                    acc[p] += C::dot(r[j], loadX8Shared(x8s, F, unit + 64 * j), unit + 64 * j);
                 else
-                    acc[p] += Q4K<true>::dot(r[j], xd[j], unit + 64 * j);
+                    acc[p] += C::dot(r[j], xd[j], unit + 64 * j);
             }
         }
 #pragma unroll
@@ -432,17 +439,19 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
 } // namespace
 
 int main(int argc, char** argv) {
-    int count = 36, reps = 20, attention = 0;
+    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1 suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 3)};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 5)};
+        else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
+        else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0|1|2|3] [--attention]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..5] [--attention] [--variant 0..4] [--opts 0..3]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -570,12 +579,16 @@ int main(int argc, char** argv) {
     using K1 = Workers<8, true>;
     using K2 = Workers<16, true>;
     using K3 = Workers<8, true, false>;
+    using K4 = Workers<8, true, true, true>;
+    using K5 = Workers<8, false, true, true>;
     const Kind kinds[] = {
         {dataflowFfn<K0>, K0::kWarps, K0::kThreads, K0::kStageBytes, K0::kX8Bytes, "act's X8 in registers"},
         {dataflowFfn<K1>, K1::kWarps, K1::kThreads, K1::kStageBytes, K1::kX8Bytes, "act's X8 in shared memory"},
         {dataflowFfn<K2>, K2::kWarps, K2::kThreads, K2::kStageBytes, K2::kX8Bytes, "act's X8 in shared memory"},
         {dataflowFfn<K3>, K3::kWarps, K3::kThreads, K3::kStageBytes, K3::kX8Bytes,
-         "act's X8 in shared memory, cp.async loader"}};
+         "act's X8 in shared memory, cp.async loader"},
+        {dataflowFfn<K4>, K4::kWarps, K4::kThreads, K4::kStageBytes, K4::kX8Bytes, "act's X8 in shared memory, masked dot"},
+        {dataflowFfn<K5>, K5::kWarps, K5::kThreads, K5::kStageBytes, K5::kX8Bytes, "act's X8 in registers, masked dot"}};
     auto stagesOf = [](const Kind& k, int want) {
         const int fit = std::min(kMaxStages, int((kMaxSharedBytes - size_t(k.x8Bytes)) / size_t(k.stageBytes)));
         return want > 0 ? std::min(want, fit) : fit;
@@ -602,7 +615,9 @@ int main(int argc, char** argv) {
                counters + 3 * count + 1,
                waits,
                loads,
-               release};
+               release,
+               opts & 1,
+               (opts & 2) ? 1000000u : 0u};
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};
@@ -619,7 +634,7 @@ int main(int argc, char** argv) {
         CK(cudaLaunchKernelEx(&cfg, k.kernel, a));
     };
     std::vector<Config> configs;
-    for (int kind = 0; kind < 4; ++kind) {
+    for (int kind = 0; kind < 6; ++kind) {
         if (std::find(kindChoices.begin(), kindChoices.end(), kind) == kindChoices.end()) continue;
         cudaFuncAttributes fa;
         CK(cudaFuncGetAttributes(&fa, kinds[kind].kernel));
@@ -651,6 +666,7 @@ int main(int argc, char** argv) {
                     attention ? 8 : 4, c * 1e3 / count, 100 * boundMs / c);
         for (const Config& cf : configs)
             for (int v = 0; v < 5; ++v) {
+                if (variant >= 0 && v != variant) continue;
                 const int waits = v == 0 || v == 2 || v == 4, loads = v < 2 || v == 4, release = v == 4;
                 const char* what[] = {"", ", no waits (wrong results)", ", no weight loads (wrong results)",
                                       ", neither waits nor loads (wrong results)", ", release signals"};

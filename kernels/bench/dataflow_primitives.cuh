@@ -33,15 +33,26 @@ __device__ __forceinline__ void mbarExpect(uint64_t* bar, unsigned bytes) {
                  : "memory");
 #endif
 }
-__device__ __forceinline__ void mbarWait(uint64_t* bar, unsigned parity) {
+// suspendNs > 0: each try_wait may suspend the thread until the phase completes (at most that
+// long) instead of returning at once, so a waiting warp does not spin through issue slots.
+__device__ __forceinline__ void mbarWait(uint64_t* bar, unsigned parity, unsigned suspendNs = 0) {
 #if __CUDA_ARCH__ >= 900
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                 "@!p bra W;\n"
-                 "}" ::"r"(smemAddr(bar)),
-                 "r"(parity)
-                 : "memory");
+    if (suspendNs)
+        asm volatile("{\n"
+                     ".reg .pred p;\n"
+                     "W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1, %2;\n"
+                     "@!p bra W;\n"
+                     "}" ::"r"(smemAddr(bar)),
+                     "r"(parity), "r"(suspendNs)
+                     : "memory");
+    else
+        asm volatile("{\n"
+                     ".reg .pred p;\n"
+                     "W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                     "@!p bra W;\n"
+                     "}" ::"r"(smemAddr(bar)),
+                     "r"(parity)
+                     : "memory");
 #endif
 }
 __device__ __forceinline__ void bulkLoad(void* dst, const void* src, unsigned bytes, uint64_t* bar) {
@@ -67,10 +78,22 @@ __device__ __forceinline__ unsigned loadAcquire(const unsigned* p) {
     asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
 }
-// A warp waits until *p >= want.
-__device__ __forceinline__ void warpWaitCount(const unsigned* p, unsigned want) {
-    if ((threadIdx.x & 31) == 0)
-        while (loadAcquire(p) < want) __nanosleep(20);
+__device__ __forceinline__ unsigned loadRelaxed(const unsigned* p) {
+    unsigned v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+// A warp waits until *p >= want. An acquire load invalidates the SM's L1 (CCTL.IVALL) each time;
+// relaxed: spin on relaxed loads and acquire once, when the count is reached.
+__device__ __forceinline__ void warpWaitCount(const unsigned* p, unsigned want, bool relaxed = false) {
+    if ((threadIdx.x & 31) == 0) {
+        if (relaxed) {
+            while (loadRelaxed(p) < want) __nanosleep(20);
+            (void)loadAcquire(p);
+        } else {
+            while (loadAcquire(p) < want) __nanosleep(20);
+        }
+    }
     __syncwarp();
 }
 // After a warp's stores: every lane fences, then lane 0 counts the group in; or (release) the
@@ -114,6 +137,34 @@ __device__ __forceinline__ X8Pair loadX8Via(const int8_t* xq, int k, int u) {
 }
 __device__ __forceinline__ X8Pair loadX8Shared(const int8_t* xs, int k, int u) { return loadX8Via<false>(xs, k, u); }
 __device__ __forceinline__ X8Pair loadX8L2(const int8_t* xq, int k, int u) { return loadX8Via<true>(xq, k, u); }
+
+// Q4K<true>::dot with the high nibbles masked in place (w & 0xF0F0F0F0, an unsigned 16·q per
+// byte against signed x: dp4a.u32.s32) instead of shifted down first: 8 shifts a unit become one
+// shift of the sum. Same integers, same result.
+__device__ __forceinline__ int dotU8S8(uint32_t w, int x, int s) {
+    int d;
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(w), "r"(x), "r"(s));
+    return d;
+}
+__device__ __forceinline__ float dotQ4KMasked(const Q4K<true>::Raw& r, const X8Pair& x, int unit) {
+    const uint32_t lo = 0x0F0F0F0Fu, hi = 0xF0F0F0F0u;
+    int sa = dot16(r.q0.x & lo, r.q0.y & lo, r.q0.z & lo, r.q0.w & lo, x.a.lo);
+    sa = dot16(r.q1.x & lo, r.q1.y & lo, r.q1.z & lo, r.q1.w & lo, x.a.hi, sa);
+    int sb = dotU8S8(r.q0.x & hi, x.b.lo.x, 0);
+    sb = dotU8S8(r.q0.y & hi, x.b.lo.y, sb);
+    sb = dotU8S8(r.q0.z & hi, x.b.lo.z, sb);
+    sb = dotU8S8(r.q0.w & hi, x.b.lo.w, sb);
+    sb = dotU8S8(r.q1.x & hi, x.b.hi.x, sb);
+    sb = dotU8S8(r.q1.y & hi, x.b.hi.y, sb);
+    sb = dotU8S8(r.q1.z & hi, x.b.hi.z, sb);
+    sb = dotU8S8(r.q1.w & hi, x.b.hi.w, sb);
+    sb >>= 4; // exact: a multiple of 16
+    uint32_t sc, mn;
+    kScaleMin(r.h, unit & 3, sc, mn);
+    const float d = halfBits(r.h.x), dmin = halfBits(r.h.x >> 16);
+    return d * (x.a.rec.x * float(int(sc & 0xFF) * sa) + x.b.rec.x * float(int(sc >> 8) * sb)) -
+           dmin * (float(mn & 0xFF) * x.a.rec.w + float(mn >> 8) * x.b.rec.w);
+}
 
 __device__ __forceinline__ float warpSum(float v) {
 #pragma unroll

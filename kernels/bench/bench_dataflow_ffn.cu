@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..5] [--attention] [--variant V] [--opts O]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..6] [--attention] [--variant V] [--opts O] [--tiled]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
 // register tile across each wait: at every grid barrier or group signal the block stopped
@@ -32,6 +32,10 @@
 // with act's X8 held in registers or copied into shared memory for the down phase, with the
 // groups counted in by a fence on every lane or by one release atomic, and with a loader of
 // 16-byte cp.async pieces (what consumer GPUs without bulk copies would run) beside the bulk one.
+// Kinds 4 and 5 use a dot that masks the high nibbles in place; kind 6 is dataflow_chunked.cuh
+// (pages by k-chunk, each phase consuming its input by chunks as they complete; FFN only).
+// --opts: bit 0 polls counters with relaxed loads and one acquire, bit 1 lets mbarrier waits
+// suspend; --variant V times only variant V (for ncu).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -47,12 +51,15 @@
 
 #include "../gemv_q4k.cuh"
 #include "../x8_group.cuh"
+#include "dataflow_args.cuh"
+#include "dataflow_chunked.cuh"
 #include "dataflow_primitives.cuh"
 #include "hearth_kernels/gemv.h"
 #include "hearth_kernels/ops.h"
 
 using namespace hearth::kernels;
 using namespace hearth::kernels::detail;
+using namespace hearth::kernels::dataflow;
 
 #define CK(expr)                                                                                              \
     do {                                                                                                      \
@@ -64,13 +71,6 @@ using namespace hearth::kernels::detail;
     } while (0)
 
 namespace {
-
-constexpr int H = 4096, F = 12288, QKV = 6144; // QKV: q (32 heads of 128) | k | v (8 heads each)
-constexpr float kEps = 1e-6f;
-constexpr int kUpRowBytes = H / 256 * 144, kDownRowBytes = F / 256 * 144;
-constexpr int kUpGroups = F / 32, kDownGroups = H / 32, kQkvGroups = QKV / 32, kQGroups = H / 32;
-constexpr int kMaxStages = 7;
-constexpr size_t kMaxSharedBytes = 232448 - 4096; // an H200 block's opt-in shared memory, less the static
 
 // W worker warps (and one loader warp). 64 threads take a row (its 64 Q4_K units in gate/up, 3
 // units each of its 192 in down), so W/2 rows are in work side by side: a gate/up page holds 2 of
@@ -98,47 +98,6 @@ struct Workers {
     static constexpr int kStageBytes = kDownPageRows * kDownRowBytes;
     static_assert(kUpPageRows * kUpRowBytes <= kStageBytes && 32 % kUpPageRows == 0);
 };
-
-struct Layer {
-    const uint8_t *gate, *up, *down;
-    const float* norm; // the FFN's
-    const uint8_t *qkv, *o;
-    const float* attnNorm;
-};
-
-struct Args {
-    const Layer* layers;
-    int count;
-    int stages;
-    int attention;          // 1: each layer starts with q/k/v and o (attention stubbed: o reads q)
-    float* h;               // the residual stream, updated in place by the o and down groups
-    int8_t* xn8[2];         // X8 of h·w (the FFN's norm) for layer l in xn8[l & 1]
-    float* groupSq[2];      // Σh² of each group of 32, likewise
-    int8_t* xa8[2];         // X8 of h·w (the attention's norm), likewise
-    float* groupSqA[2];
-    int8_t* act8;           // X8 of act
-    int8_t* q8;             // X8 of q (the stubbed attention's output, o's input)
-    float* kv;              // k and v (written, not read: the stub has no cache)
-    unsigned* upDone;       // per layer: gate/up groups finished
-    unsigned* hReady;       // per layer (count + 1): down groups finished (layer 0: the prologue)
-    unsigned* qDone;        // per layer: q groups finished
-    unsigned* hMid;         // per layer: o groups finished
-    int waits;              // 0: no waits on counters (wrong results: the streaming alone)
-    int loads;              // 0: the loader copies nothing (wrong results: the workers' arithmetic alone)
-    int releaseSignal;      // 1: a group is counted in by one release atomic after __syncwarp, not a
-                            // fence on every lane of the warp first
-    int relaxedWaits;       // 1: counters are polled with relaxed loads, one acquire at the end
-    unsigned suspendNs;     // > 0: mbarrier waits suspend (at most this long) instead of spinning
-};
-
-// ---- the schedule: which groups block b owns ---------------------------------------------------
-
-__device__ __forceinline__ int upBegin(int b) { return int(b * kUpGroups / gridDim.x); }
-__device__ __forceinline__ int upEnd(int b) { return int((b + 1) * kUpGroups / gridDim.x); }
-__device__ __forceinline__ int qkvBegin(int b) { return int(b * kQkvGroups / gridDim.x); }
-__device__ __forceinline__ int qkvEnd(int b) { return int((b + 1) * kQkvGroups / gridDim.x); }
-// Down's and o's group b (both 128 of 32 rows): blocks 0..127, the others only in the wide phases.
-__device__ __forceinline__ bool ownsDown(int b) { return b < kDownGroups; } // needs gridDim ≥ 128
 
 template <class C>
 __device__ __forceinline__ void workersSync() {
@@ -187,14 +146,6 @@ __device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* e
                 issue(L.down + size_t(32 * b + C::kDownPageRows * p) * kDownRowBytes,
                       C::kDownPageRows * kDownRowBytes);
     }
-}
-
-// Workers' group of 32 h rows (block b < 128): h·w as an X8 group of `xn`, Σh² to `sq`.
-__device__ __forceinline__ void writeNormGroup(float v, int row, const float* w, int8_t* xn, float* sq) {
-    const int lane = int(threadIdx.x & 31);
-    storeX8Group(v * w[row], lane, H, row >> 5, xn);
-    const float s = warpSum(v * v);
-    if (lane == 0) sq[row >> 5] = s;
 }
 
 template <class C>
@@ -439,19 +390,20 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
 } // namespace
 
 int main(int argc, char** argv) {
-    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1 suspending mbarrier waits
+    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, tiled = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1 suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 5)};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 6)};
         else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
+        else if (a == "--tiled") tiled = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..5] [--attention] [--variant 0..4] [--opts 0..3]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..6] [--attention] [--variant 0..4] [--opts 0..3] [--tiled]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -492,7 +444,16 @@ int main(int argc, char** argv) {
         fillQ4K<<<1024, 256, 0, s>>>(u, upBytes / 144, 3 * l + 2);
         fillQ4K<<<1024, 256, 0, s>>>(d, downBytes / 144, 3 * l + 3);
         fillFloats<<<H / 256, 256, 0, s>>>(n, H, 0.0f, 1000 + l); // norm weights in (-1, 1)
-        layers[l] = {g, u, d, n, nullptr, nullptr, nullptr};
+        layers[l] = {g, u, d, n, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+        if (tiled) { // the chunked kernel's copy of the FFN weights as its pages
+            auto* gt = static_cast<uint8_t*>(alloc(upBytes));
+            auto* ut = static_cast<uint8_t*>(alloc(upBytes));
+            auto* dt = static_cast<uint8_t*>(alloc(downBytes));
+            tileWeights<<<1024, 256, 0, s>>>(g, gt, F, kUpRowBytes);
+            tileWeights<<<1024, 256, 0, s>>>(u, ut, F, kUpRowBytes);
+            tileWeights<<<1024, 256, 0, s>>>(d, dt, H, kDownRowBytes);
+            layers[l].gateT = gt, layers[l].upT = ut, layers[l].downT = dt;
+        }
         if (attention) {
             auto* qkv = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * QKV));
             auto* o = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * H));
@@ -520,7 +481,7 @@ int main(int argc, char** argv) {
     auto* kv = static_cast<float*>(alloc(4 * (QKV - H)));
     auto* qkvOut = static_cast<float*>(alloc(4 * QKV)); // the chain's
     void* xq = alloc(gemvX8Bytes(H));
-    const size_t counterBytes = sizeof(unsigned) * (4 * count + 1);
+    const size_t counterBytes = sizeof(unsigned) * (4 * count + 1 + kXnChunks * (count + 1) + kActChunks * count);
     auto* counters = static_cast<unsigned*>(alloc(counterBytes));
     fillFloats<<<H / 256, 256, 0, s>>>(h0, H, 0.0f, 12345);
     CK(cudaStreamSynchronize(s));
@@ -588,7 +549,9 @@ int main(int argc, char** argv) {
         {dataflowFfn<K3>, K3::kWarps, K3::kThreads, K3::kStageBytes, K3::kX8Bytes,
          "act's X8 in shared memory, cp.async loader"},
         {dataflowFfn<K4>, K4::kWarps, K4::kThreads, K4::kStageBytes, K4::kX8Bytes, "act's X8 in shared memory, masked dot"},
-        {dataflowFfn<K5>, K5::kWarps, K5::kThreads, K5::kStageBytes, K5::kX8Bytes, "act's X8 in registers, masked dot"}};
+        {dataflowFfn<K5>, K5::kWarps, K5::kThreads, K5::kStageBytes, K5::kX8Bytes, "act's X8 in registers, masked dot"},
+        {dataflowChunked, kChunkedWarps, kChunkedThreads, kChunkPageBytes, 0, "k-chunk pages, inputs consumed by chunk"}};
+    constexpr int kKinds = int(sizeof(kinds) / sizeof(kinds[0]));
     auto stagesOf = [](const Kind& k, int want) {
         const int fit = std::min(kMaxStages, int((kMaxSharedBytes - size_t(k.x8Bytes)) / size_t(k.stageBytes)));
         return want > 0 ? std::min(want, fit) : fit;
@@ -617,7 +580,9 @@ int main(int argc, char** argv) {
                loads,
                release,
                opts & 1,
-               (opts & 2) ? 1000000u : 0u};
+               (opts & 2) ? 1000000u : 0u,
+               counters + 4 * count + 1,
+               counters + 4 * count + 1 + kXnChunks * (count + 1)};
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};
@@ -634,8 +599,12 @@ int main(int argc, char** argv) {
         CK(cudaLaunchKernelEx(&cfg, k.kernel, a));
     };
     std::vector<Config> configs;
-    for (int kind = 0; kind < 6; ++kind) {
+    for (int kind = 0; kind < kKinds; ++kind) {
         if (std::find(kindChoices.begin(), kindChoices.end(), kind) == kindChoices.end()) continue;
+        if (attention && kinds[kind].kernel == dataflowChunked) {
+            std::printf("dataflow kernel %d: FFN blocks only (no --attention)\n", kind);
+            continue;
+        }
         cudaFuncAttributes fa;
         CK(cudaFuncGetAttributes(&fa, kinds[kind].kernel));
         std::printf("dataflow kernel %d: %d worker warps, %s, %d registers, %zu B local, %d B a stage\n", kind,

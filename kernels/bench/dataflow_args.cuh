@@ -1,0 +1,75 @@
+// hearth-bench-dataflow's shape, the arguments its kernels share and the schedule of whole groups
+// (experiment; the engine does not use it). See bench_dataflow_ffn.cu.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../gemv_kernel.cuh"
+#include "../x8_group.cuh"
+#include "dataflow_primitives.cuh"
+
+namespace hearth::kernels::dataflow {
+
+using namespace hearth::kernels::detail;
+
+constexpr int H = 4096, F = 12288, QKV = 6144; // QKV: q (32 heads of 128) | k | v (8 heads each)
+constexpr float kEps = 1e-6f;
+constexpr int kUpRowBytes = H / 256 * 144, kDownRowBytes = F / 256 * 144;
+constexpr int kUpGroups = F / 32, kDownGroups = H / 32, kQkvGroups = QKV / 32, kQGroups = H / 32;
+constexpr int kMaxStages = 12;
+constexpr size_t kMaxSharedBytes = 232448 - 4096; // an H200 block's opt-in shared memory, less the static
+
+struct Layer {
+    const uint8_t *gate, *up, *down;
+    const float* norm; // the FFN's
+    const uint8_t *qkv, *o;
+    const float* attnNorm;
+    const uint8_t *gateT, *upT, *downT; // the chunked kernel's tiles (dataflow_chunked.cuh), or null
+};
+
+struct Args {
+    const Layer* layers;
+    int count;
+    int stages;
+    int attention;          // 1: each layer starts with q/k/v and o (attention stubbed: o reads q)
+    float* h;               // the residual stream, updated in place by the o and down groups
+    int8_t* xn8[2];         // X8 of h·w (the FFN's norm) for layer l in xn8[l & 1]
+    float* groupSq[2];      // Σh² of each group of 32, likewise
+    int8_t* xa8[2];         // X8 of h·w (the attention's norm), likewise
+    float* groupSqA[2];
+    int8_t* act8;           // X8 of act
+    int8_t* q8;             // X8 of q (the stubbed attention's output, o's input)
+    float* kv;              // k and v (written, not read: the stub has no cache)
+    unsigned* upDone;       // per layer: gate/up groups finished
+    unsigned* hReady;       // per layer (count + 1): down groups finished (layer 0: the prologue)
+    unsigned* qDone;        // per layer: q groups finished
+    unsigned* hMid;         // per layer: o groups finished
+    int waits;              // 0: no waits on counters (wrong results: the streaming alone)
+    int loads;              // 0: the loader copies nothing (wrong results: the workers' arithmetic alone)
+    int releaseSignal;      // 1: a group is counted in by one release atomic after __syncwarp, not a
+                            // fence on every lane of the warp first
+    int relaxedWaits;       // 1: counters are polled with relaxed loads, one acquire at the end
+    unsigned suspendNs;     // > 0: mbarrier waits suspend (at most this long) instead of spinning
+    unsigned* xnReady;      // chunked kernel, per layer (count + 1) × 4 chunks of h: groups finished
+    unsigned* actReady;     // chunked kernel, per layer × 12 chunks of act: groups finished
+};
+
+// ---- the schedule: which groups block b owns ---------------------------------------------------
+
+__device__ __forceinline__ int upBegin(int b) { return int(b * kUpGroups / gridDim.x); }
+__device__ __forceinline__ int upEnd(int b) { return int((b + 1) * kUpGroups / gridDim.x); }
+__device__ __forceinline__ int qkvBegin(int b) { return int(b * kQkvGroups / gridDim.x); }
+__device__ __forceinline__ int qkvEnd(int b) { return int((b + 1) * kQkvGroups / gridDim.x); }
+// Down's and o's group b (both 128 of 32 rows): blocks 0..127, the others only in the wide phases.
+__device__ __forceinline__ bool ownsDown(int b) { return b < kDownGroups; } // needs gridDim ≥ 128
+
+// Workers' group of 32 h rows (block b < 128): h·w as an X8 group of `xn`, Σh² to `sq`.
+__device__ __forceinline__ void writeNormGroup(float v, int row, const float* w, int8_t* xn, float* sq) {
+    const int lane = int(threadIdx.x & 31);
+    storeX8Group(v * w[row], lane, H, row >> 5, xn);
+    const float s = warpSum(v * v);
+    if (lane == 0) sq[row >> 5] = s;
+}
+
+} // namespace hearth::kernels::dataflow

@@ -141,6 +141,18 @@ __device__ __forceinline__ int dot16(uint32_t w0, uint32_t w1, uint32_t w2, uint
     s = __dp4a(int(w2), x.z, s);
     return __dp4a(int(w3), x.w, s);
 }
+// dot16 with unsigned weight bytes (0..255) against signed x (dp4a.u32.s32).
+__device__ __forceinline__ int dp4aU8S8(uint32_t w, int x, int s) {
+    int d;
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(w), "r"(x), "r"(s));
+    return d;
+}
+__device__ __forceinline__ int dot16u(uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3, int4 x, int s = 0) {
+    s = dp4aU8S8(w0, x.x, s);
+    s = dp4aU8S8(w1, x.y, s);
+    s = dp4aU8S8(w2, x.z, s);
+    return dp4aU8S8(w3, x.w, s);
+}
 
 // One matrix as the kernels see it.
 struct Mat {

@@ -138,34 +138,6 @@ __device__ __forceinline__ X8Pair loadX8Via(const int8_t* xq, int k, int u) {
 __device__ __forceinline__ X8Pair loadX8Shared(const int8_t* xs, int k, int u) { return loadX8Via<false>(xs, k, u); }
 __device__ __forceinline__ X8Pair loadX8L2(const int8_t* xq, int k, int u) { return loadX8Via<true>(xq, k, u); }
 
-// Q4K<true>::dot with the high nibbles masked in place (w & 0xF0F0F0F0, an unsigned 16·q per
-// byte against signed x: dp4a.u32.s32) instead of shifted down first: 8 shifts a unit become one
-// shift of the sum. Same integers, same result.
-__device__ __forceinline__ int dotU8S8(uint32_t w, int x, int s) {
-    int d;
-    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(w), "r"(x), "r"(s));
-    return d;
-}
-__device__ __forceinline__ float dotQ4KMasked(const Q4K<true>::Raw& r, const X8Pair& x, int unit) {
-    const uint32_t lo = 0x0F0F0F0Fu, hi = 0xF0F0F0F0u;
-    int sa = dot16(r.q0.x & lo, r.q0.y & lo, r.q0.z & lo, r.q0.w & lo, x.a.lo);
-    sa = dot16(r.q1.x & lo, r.q1.y & lo, r.q1.z & lo, r.q1.w & lo, x.a.hi, sa);
-    int sb = dotU8S8(r.q0.x & hi, x.b.lo.x, 0);
-    sb = dotU8S8(r.q0.y & hi, x.b.lo.y, sb);
-    sb = dotU8S8(r.q0.z & hi, x.b.lo.z, sb);
-    sb = dotU8S8(r.q0.w & hi, x.b.lo.w, sb);
-    sb = dotU8S8(r.q1.x & hi, x.b.hi.x, sb);
-    sb = dotU8S8(r.q1.y & hi, x.b.hi.y, sb);
-    sb = dotU8S8(r.q1.z & hi, x.b.hi.z, sb);
-    sb = dotU8S8(r.q1.w & hi, x.b.hi.w, sb);
-    sb >>= 4; // exact: a multiple of 16
-    uint32_t sc, mn;
-    kScaleMin(r.h, unit & 3, sc, mn);
-    const float d = halfBits(r.h.x), dmin = halfBits(r.h.x >> 16);
-    return d * (x.a.rec.x * float(int(sc & 0xFF) * sa) + x.b.rec.x * float(int(sc >> 8) * sb)) -
-           dmin * (float(mn & 0xFF) * x.a.rec.w + float(mn >> 8) * x.b.rec.w);
-}
-
 __device__ __forceinline__ float warpSum(float v) {
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);

@@ -35,8 +35,7 @@
 // Kind 4 is dataflow_chunked.cuh (pages by k-chunk, each phase consuming its input by chunks as
 // they complete; FFN only).
 // --opts: bit 0 polls counters with relaxed loads and one acquire, bit 1 lets mbarrier waits
-// suspend, bit 2 hands each group's partial sums to a rotating reader warp without stopping the
-// others (Handoff); --variant V times only variant V (for ncu).
+// suspend; --variant V times only variant V (for ncu).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -100,49 +99,6 @@ __device__ __forceinline__ void workersSync() {
     asm volatile("bar.sync 1, %0;" ::"n"(C::kWarps * 32) : "memory");
 }
 
-// A shared buffer (double-buffered by round) that all worker warps fill and one reads. With
-// `split` (--opts bit 2) only the reader waits: the others arrive (bar.arrive) and go on to their
-// next pages, the reader rotates over the warps round by round, and a writer waits only before
-// refilling a buffer whose reader of two rounds ago has not yet said it is done. Without it every
-// warp waits for all (one bar.sync a round, the reader always warp 0; the buffer of a round is
-// refilled two rounds later, after the next round's bar.sync). Named barriers base .. base + 3
-// (full[0], full[1], free[0], free[1]).
-template <class C>
-struct Handoff {
-    int base;
-    bool split;
-    unsigned round = 0;
-    __device__ static void sync(int id) { asm volatile("bar.sync %0, %1;" ::"r"(id), "n"(C::kWarps * 32) : "memory"); }
-    __device__ static void arrive(int id) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "n"(C::kWarps * 32) : "memory"); }
-    __device__ int reader(unsigned n) const { return split ? int(n % unsigned(C::kWarps)) : 0; }
-    __device__ void beforeWrite(int warp) const {
-        if (split && round >= 2 && warp != reader(round - 2)) sync(base + 2 + int(round & 1u));
-    }
-    // True in the reader, which may then read the buffer.
-    __device__ bool afterWrite(int warp) const {
-        if (!split) {
-            sync(base);
-            return warp == 0;
-        }
-        if (warp == reader(round)) {
-            sync(base + int(round & 1u));
-            return true;
-        }
-        arrive(base + int(round & 1u));
-        return false;
-    }
-    __device__ void doneReading() const {
-        if (split) arrive(base + 2 + int(round & 1u));
-    }
-    __device__ void next() { ++round; }
-    // At the end: the free barriers of the last two rounds (their readers have arrived).
-    __device__ void drain(int warp) const {
-        if (!split) return;
-        for (unsigned n = round >= 2 ? round - 2 : 0; n < round; ++n)
-            if (warp != reader(n)) sync(base + 2 + int(n & 1u));
-    }
-};
-
 // The loader: every page of every layer in the order the workers take them.
 template <class C>
 __device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* empty) {
@@ -191,7 +147,7 @@ template <class C>
 __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_t* full, uint64_t* empty) {
     constexpr int S = C::kSlots, UP = C::kUpPages, DP = C::kDownPages;
     __shared__ float upPart[2][C::kWarps][UP * 2];
-    __shared__ float downPart[2][C::kWarps][DP];
+    __shared__ float downPart[C::kWarps][DP];
     const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
     const int slot = int(threadIdx.x) / 64, unit = int(threadIdx.x) % 64; // 64 threads a row
     unsigned page = 0;
@@ -206,8 +162,8 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
         ++page;
     };
     // Row sums of one group of 32 rows of M matrices of k = H (their pages interleaved), x the
-    // unit this thread multiplies. Returns the warp whose lane i then holds row i's sums in `sums`.
-    Handoff<C> upHand{2, a.splitHandoff != 0}, downHand{6, a.splitHandoff != 0};
+    // unit this thread multiplies. Afterwards warp 0 lane i holds row i's sums in `sums`.
+    int parity = 0; // groups done (upPart is double-buffered: warp 0 reads one while the rest fill the other)
     auto groupH = [&](auto matrices, const X8Pair& x, float (&sums)[2]) {
         constexpr int M = decltype(matrices)::value, P = M * 32 / C::kUpPageRows;
         float acc[P][2]; // [page][row]: rows slot and slot + S of each page
@@ -220,30 +176,24 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
             acc[p][0] = Q4K<true>::dot(r0, x, unit);
             acc[p][1] = Q4K<true>::dot(r1, x, unit);
         }
-        // 64 threads a row = 2 warps; then the reader's lane i takes row i of the group.
-        float v[P][2];
+        // 64 threads a row = 2 warps; then warp 0 lane i takes row i of the group.
+        float(*part)[UP * 2] = upPart[parity & 1];
 #pragma unroll
         for (int p = 0; p < P; ++p)
 #pragma unroll
-            for (int r = 0; r < 2; ++r) v[p][r] = warpSum(acc[p][r]);
-        upHand.beforeWrite(warp);
-        float(*part)[UP * 2] = upPart[upHand.round & 1u];
-        if (lane == 0)
-#pragma unroll
-            for (int p = 0; p < P; ++p)
-#pragma unroll
-                for (int r = 0; r < 2; ++r) part[warp][p * 2 + r] = v[p][r];
-        const int reader = upHand.reader(upHand.round);
-        if (upHand.afterWrite(warp)) {
+            for (int r = 0; r < 2; ++r) {
+                const float v = warpSum(acc[p][r]);
+                if (lane == 0) part[warp][p * 2 + r] = v;
+            }
+        workersSync<C>();
+        if (warp == 0) {
             // Row i: the page group i / (2S) (M pages, one a matrix), row i % (2S) of it (slot q, half r).
             const int pg = lane / (2 * S), inPage = lane % (2 * S), q = inPage % S, r = inPage / S;
 #pragma unroll
             for (int m = 0; m < M; ++m)
                 sums[m] = part[2 * q][(pg * M + m) * 2 + r] + part[2 * q + 1][(pg * M + m) * 2 + r];
-            upHand.doneReading();
         }
-        upHand.next();
-        return reader;
+        ++parity;
     };
     using One = std::integral_constant<int, 1>;
     using Two = std::integral_constant<int, 2>;
@@ -272,7 +222,8 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
             const float invA = invRms(a.groupSqA[l & 1]);
             const X8Pair xa = loadX8L2(a.xa8[l & 1], H, unit);
             for (int g = qkvBegin(b); g < qkvEnd(b); ++g) {
-                if (warp == groupH(One{}, xa, sums)) {
+                groupH(One{}, xa, sums);
+                if (warp == 0) {
                     const float v = sums[0] * invA;
                     if (g < kQGroups) {
                         storeX8Group(v, lane, H, g, a.q8);
@@ -286,7 +237,8 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
             if (ownsDown(b)) {
                 if (a.waits) warpWaitCount(&a.qDone[l], kQGroups, a.relaxedWaits);
                 const X8Pair xq = loadX8L2(a.q8, H, unit);
-                if (warp == groupH(One{}, xq, sums)) {
+                groupH(One{}, xq, sums);
+                if (warp == 0) {
                     const int row = 32 * b + lane;
                     const float v = __ldcg(a.h + row) + sums[0];
                     a.h[row] = v;
@@ -300,7 +252,8 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
         const float inv = invRms(a.groupSq[l & 1]);
         const X8Pair x = loadX8L2(a.xn8[l & 1], H, unit);
         for (int g = upBegin(b); g < upEnd(b); ++g) {
-            if (warp == groupH(Two{}, x, sums)) {
+            groupH(Two{}, x, sums);
+            if (warp == 0) {
                 storeX8Group(silu(sums[0] * inv) * (sums[1] * inv), lane, F, g, a.act8);
                 warpSignal(&a.upDone[l], a.releaseSignal);
             }
@@ -335,29 +288,24 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
                     acc[p] += Q4K<true>::dot(r[j], xd[j], unit + 64 * j);
             }
         }
-        float dv[DP];
 #pragma unroll
-        for (int p = 0; p < DP; ++p) dv[p] = warpSum(acc[p]);
-        downHand.beforeWrite(warp);
-        if (lane == 0)
-#pragma unroll
-            for (int p = 0; p < DP; ++p) downPart[downHand.round & 1u][warp][p] = dv[p];
-        if (downHand.afterWrite(warp)) {
+        for (int p = 0; p < DP; ++p) {
+            const float v = warpSum(acc[p]);
+            if (lane == 0) downPart[warp][p] = v;
+        }
+        workersSync<C>();
+        if (warp == 0) {
             const int p = lane / S, q = lane % S; // row lane of the group: page lane / S, slot lane % S
             const int row = 32 * b + lane;
-            const float(*part)[DP] = downPart[downHand.round & 1u];
-            const float v = __ldcg(a.h + row) + part[2 * q][p] + part[2 * q + 1][p];
-            downHand.doneReading();
+            const float v = __ldcg(a.h + row) + downPart[2 * q][p] + downPart[2 * q + 1][p];
             a.h[row] = v;
             const Layer& next = a.layers[l + 1 < a.count ? l + 1 : l];
             if (a.attention) writeNormGroup(v, row, next.attnNorm, a.xa8[(l + 1) & 1], a.groupSqA[(l + 1) & 1]);
             else writeNormGroup(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
             warpSignal(&a.hReady[l + 1], a.releaseSignal);
         }
-        downHand.next();
+        workersSync<C>(); // downPart is rewritten next layer
     }
-    upHand.drain(warp);
-    downHand.drain(warp);
 }
 
 template <class C>
@@ -438,7 +386,7 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
 
 int main(int argc, char** argv) {
     int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, tiled = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
-                                                           // suspending mbarrier waits, bit 2 split hand-offs
+                                                           // suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -446,12 +394,12 @@ int main(int argc, char** argv) {
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
         else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 4)};
-        else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 7);
+        else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
         else if (a == "--tiled") tiled = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..4] [--attention] [--variant 0..4] [--opts 0..7] [--tiled]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..4] [--attention] [--variant 0..4] [--opts 0..3] [--tiled]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -627,8 +575,7 @@ int main(int argc, char** argv) {
                opts & 1,
                (opts & 2) ? 1000000u : 0u,
                counters + 4 * count + 1,
-               counters + 4 * count + 1 + kXnChunks * (count + 1),
-               (opts & 4) ? 1 : 0};
+               counters + 4 * count + 1 + kXnChunks * (count + 1)};
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};

@@ -53,7 +53,6 @@ struct Args {
     unsigned suspendNs;     // > 0: mbarrier waits suspend (at most this long) instead of spinning
     unsigned* xnReady;      // chunked kernel, per layer (count + 1) × 4 chunks of h: groups finished
     unsigned* actReady;     // chunked kernel, per layer × 12 chunks of act: groups finished
-    int splitHandoff;       // 1: a group's partial sums go to a rotating reader warp, the others do not wait
 };
 
 // ---- the schedule: which groups block b owns ---------------------------------------------------

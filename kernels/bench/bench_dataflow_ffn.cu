@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..4] [--attention] [--variant V] [--opts O] [--tiled]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..3] [--attention] [--variant V] [--opts O]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
 // register tile across each wait: at every grid barrier or group signal the block stopped
@@ -32,8 +32,6 @@
 // with act's X8 held in registers or copied into shared memory for the down phase, with the
 // groups counted in by a fence on every lane or by one release atomic, and with a loader of
 // 16-byte cp.async pieces (what consumer GPUs without bulk copies would run) beside the bulk one.
-// Kind 4 is dataflow_chunked.cuh (pages by k-chunk, each phase consuming its input by chunks as
-// they complete; FFN only).
 // --opts: bit 0 polls counters with relaxed loads and one acquire, bit 1 lets mbarrier waits
 // suspend; --variant V times only variant V (for ncu).
 #include <cuda_fp16.h>
@@ -52,7 +50,6 @@
 #include "../gemv_q4k.cuh"
 #include "../x8_group.cuh"
 #include "dataflow_args.cuh"
-#include "dataflow_chunked.cuh"
 #include "dataflow_primitives.cuh"
 #include "hearth_kernels/gemv.h"
 #include "hearth_kernels/ops.h"
@@ -385,7 +382,7 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
 } // namespace
 
 int main(int argc, char** argv) {
-    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, tiled = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
+    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
                                                            // suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
@@ -393,13 +390,12 @@ int main(int argc, char** argv) {
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 4)};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 3)};
         else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
-        else if (a == "--tiled") tiled = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..4] [--attention] [--variant 0..4] [--opts 0..3] [--tiled]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..3] [--attention] [--variant 0..4] [--opts 0..3]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -440,16 +436,7 @@ int main(int argc, char** argv) {
         fillQ4K<<<1024, 256, 0, s>>>(u, upBytes / 144, 3 * l + 2);
         fillQ4K<<<1024, 256, 0, s>>>(d, downBytes / 144, 3 * l + 3);
         fillFloats<<<H / 256, 256, 0, s>>>(n, H, 0.0f, 1000 + l); // norm weights in (-1, 1)
-        layers[l] = {g, u, d, n, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
-        if (tiled) { // the chunked kernel's copy of the FFN weights as its pages
-            auto* gt = static_cast<uint8_t*>(alloc(upBytes));
-            auto* ut = static_cast<uint8_t*>(alloc(upBytes));
-            auto* dt = static_cast<uint8_t*>(alloc(downBytes));
-            tileWeights<<<1024, 256, 0, s>>>(g, gt, F, kUpRowBytes);
-            tileWeights<<<1024, 256, 0, s>>>(u, ut, F, kUpRowBytes);
-            tileWeights<<<1024, 256, 0, s>>>(d, dt, H, kDownRowBytes);
-            layers[l].gateT = gt, layers[l].upT = ut, layers[l].downT = dt;
-        }
+        layers[l] = {g, u, d, n, nullptr, nullptr, nullptr};
         if (attention) {
             auto* qkv = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * QKV));
             auto* o = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * H));
@@ -477,7 +464,7 @@ int main(int argc, char** argv) {
     auto* kv = static_cast<float*>(alloc(4 * (QKV - H)));
     auto* qkvOut = static_cast<float*>(alloc(4 * QKV)); // the chain's
     void* xq = alloc(gemvX8Bytes(H));
-    const size_t counterBytes = sizeof(unsigned) * (4 * count + 1 + kXnChunks * (count + 1) + kActChunks * count);
+    const size_t counterBytes = sizeof(unsigned) * (4 * count + 1);
     auto* counters = static_cast<unsigned*>(alloc(counterBytes));
     fillFloats<<<H / 256, 256, 0, s>>>(h0, H, 0.0f, 12345);
     CK(cudaStreamSynchronize(s));
@@ -523,8 +510,7 @@ int main(int argc, char** argv) {
     std::printf("chain's final h: rms %.3g%s\n", std::sqrt(wantSq / H), std::isfinite(wantSq) ? "" : " NON-FINITE");
 
     // A configuration: a Workers<W, X8S, BULK> kernel (kind 0: <8, registers>, 1: <8, shared>, 2:
-    // <16, shared>, 3: <8, shared, cp.async loader>) or the chunked kernel (4), with S stages (as
-    // many as fit when S is 0).
+    // <16, shared>, 3: <8, shared, cp.async loader>) with S stages (as many as fit when S is 0).
     struct Config {
         int kind, stages;
     };
@@ -543,7 +529,7 @@ int main(int argc, char** argv) {
         {dataflowFfn<K2>, K2::kWarps, K2::kThreads, K2::kStageBytes, K2::kX8Bytes, "act's X8 in shared memory"},
         {dataflowFfn<K3>, K3::kWarps, K3::kThreads, K3::kStageBytes, K3::kX8Bytes,
          "act's X8 in shared memory, cp.async loader"},
-        {dataflowChunked, kChunkedWarps, kChunkedThreads, kChunkPageBytes, 0, "k-chunk pages, inputs consumed by chunk"}};
+    };
     constexpr int kKinds = int(sizeof(kinds) / sizeof(kinds[0]));
     auto stagesOf = [](const Kind& k, int want) {
         const int fit = std::min(kMaxStages, int((kMaxSharedBytes - size_t(k.x8Bytes)) / size_t(k.stageBytes)));
@@ -573,9 +559,7 @@ int main(int argc, char** argv) {
                loads,
                release,
                opts & 1,
-               (opts & 2) ? 1000000u : 0u,
-               counters + 4 * count + 1,
-               counters + 4 * count + 1 + kXnChunks * (count + 1)};
+               (opts & 2) ? 1000000u : 0u};
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};
@@ -594,10 +578,6 @@ int main(int argc, char** argv) {
     std::vector<Config> configs;
     for (int kind = 0; kind < kKinds; ++kind) {
         if (std::find(kindChoices.begin(), kindChoices.end(), kind) == kindChoices.end()) continue;
-        if (attention && kinds[kind].kernel == dataflowChunked) {
-            std::printf("dataflow kernel %d: FFN blocks only (no --attention)\n", kind);
-            continue;
-        }
         cudaFuncAttributes fa;
         CK(cudaFuncGetAttributes(&fa, kinds[kind].kernel));
         std::printf("dataflow kernel %d: %d worker warps, %s, %d registers, %zu B local, %d B a stage\n", kind,

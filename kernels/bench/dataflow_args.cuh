@@ -25,7 +25,6 @@ struct Layer {
     const float* norm; // the FFN's
     const uint8_t *qkv, *o;
     const float* attnNorm;
-    const uint8_t *gateT, *upT, *downT; // the chunked kernel's tiles (dataflow_chunked.cuh), or null
 };
 
 struct Args {
@@ -51,8 +50,6 @@ struct Args {
                             // fence on every lane of the warp first
     int relaxedWaits;       // 1: counters are polled with relaxed loads, one acquire at the end
     unsigned suspendNs;     // > 0: mbarrier waits suspend (at most this long) instead of spinning
-    unsigned* xnReady;      // chunked kernel, per layer (count + 1) × 4 chunks of h: groups finished
-    unsigned* actReady;     // chunked kernel, per layer × 12 chunks of act: groups finished
 };
 
 // ---- the schedule: which groups block b owns ---------------------------------------------------

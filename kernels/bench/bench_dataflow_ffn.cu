@@ -96,50 +96,6 @@ __device__ __forceinline__ void workersSync() {
     asm volatile("bar.sync 1, %0;" ::"n"(C::kWarps * 32) : "memory");
 }
 
-// The loader: every page of every layer in the order the workers take them.
-template <class C>
-__device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* empty) {
-    const int lane = int(threadIdx.x & 31);
-    if (C::kBulk && lane != 0) return;
-    const int b = int(blockIdx.x);
-    unsigned page = 0;
-    auto issue = [&](const uint8_t* src, unsigned bytes) {
-        const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
-        uint8_t* dst = ring + size_t(s) * C::kStageBytes;
-        mbarWait(&empty[s], (round & 1u) ^ 1u, a.suspendNs);
-        if (!a.loads) {
-            mbarArrive(&full[s]);
-        } else if constexpr (C::kBulk) {
-            mbarExpect(&full[s], bytes);
-            bulkLoad(dst, src, bytes, &full[s]);
-        } else {
-            for (unsigned i = 16u * unsigned(lane); i < bytes; i += 16u * 32u) pieceLoad(dst + i, src + i);
-            pieceArrive(&full[s]); // this lane's pieces, counted in as they land
-        }
-        ++page;
-    };
-    // A group of 32 rows of k = H: its pages, one matrix's or (two) interleaved.
-    auto groupH = [&](const uint8_t* m0, const uint8_t* m1, int g) {
-        for (int p = 0; p < 32 / C::kUpPageRows; ++p) {
-            const size_t off = size_t(32 * g + C::kUpPageRows * p) * kUpRowBytes;
-            issue(m0 + off, C::kUpPageRows * kUpRowBytes);
-            if (m1) issue(m1 + off, C::kUpPageRows * kUpRowBytes);
-        }
-    };
-    for (int l = 0; l < a.count; ++l) {
-        const Layer& L = a.layers[l];
-        if (a.attention) {
-            for (int g = qkvBegin(b); g < qkvEnd(b); ++g) groupH(L.qkv, nullptr, g);
-            if (ownsDown(b)) groupH(L.o, nullptr, b);
-        }
-        for (int g = upBegin(b); g < upEnd(b); ++g) groupH(L.gate, L.up, g);
-        if (ownsDown(b))
-            for (int p = 0; p < C::kDownPages; ++p)
-                issue(L.down + size_t(32 * b + C::kDownPageRows * p) * kDownRowBytes,
-                      C::kDownPageRows * kDownRowBytes);
-    }
-}
-
 template <class C>
 __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_t* full, uint64_t* empty) {
     constexpr int S = C::kSlots, UP = C::kUpPages, DP = C::kDownPages;

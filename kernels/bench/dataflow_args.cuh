@@ -1,5 +1,6 @@
-// hearth-bench-dataflow's shape, the arguments its kernels share and the schedule of whole groups
-// (experiment; the engine does not use it). See bench_dataflow_ffn.cu.
+// hearth-bench-dataflow's shape, the arguments its kernels share, the schedule of whole groups and
+// the loader warp that streams a block's pages in that order (experiment; the engine does not use
+// it). See bench_dataflow_ffn.cu.
 #pragma once
 
 #include <cstddef>
@@ -67,6 +68,50 @@ __device__ __forceinline__ void writeNormGroup(float v, int row, const float* w,
     storeX8Group(v * w[row], lane, H, row >> 5, xn);
     const float s = warpSum(v * v);
     if (lane == 0) sq[row >> 5] = s;
+}
+
+// The loader: every page of every layer in the order the workers take them.
+template <class C>
+__device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* empty) {
+    const int lane = int(threadIdx.x & 31);
+    if (C::kBulk && lane != 0) return;
+    const int b = int(blockIdx.x);
+    unsigned page = 0;
+    auto issue = [&](const uint8_t* src, unsigned bytes) {
+        const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
+        uint8_t* dst = ring + size_t(s) * C::kStageBytes;
+        mbarWait(&empty[s], (round & 1u) ^ 1u, a.suspendNs);
+        if (!a.loads) {
+            mbarArrive(&full[s]);
+        } else if constexpr (C::kBulk) {
+            mbarExpect(&full[s], bytes);
+            bulkLoad(dst, src, bytes, &full[s]);
+        } else {
+            for (unsigned i = 16u * unsigned(lane); i < bytes; i += 16u * 32u) pieceLoad(dst + i, src + i);
+            pieceArrive(&full[s]); // this lane's pieces, counted in as they land
+        }
+        ++page;
+    };
+    // A group of 32 rows of k = H: its pages, one matrix's or (two) interleaved.
+    auto groupH = [&](const uint8_t* m0, const uint8_t* m1, int g) {
+        for (int p = 0; p < 32 / C::kUpPageRows; ++p) {
+            const size_t off = size_t(32 * g + C::kUpPageRows * p) * kUpRowBytes;
+            issue(m0 + off, C::kUpPageRows * kUpRowBytes);
+            if (m1) issue(m1 + off, C::kUpPageRows * kUpRowBytes);
+        }
+    };
+    for (int l = 0; l < a.count; ++l) {
+        const Layer& L = a.layers[l];
+        if (a.attention) {
+            for (int g = qkvBegin(b); g < qkvEnd(b); ++g) groupH(L.qkv, nullptr, g);
+            if (ownsDown(b)) groupH(L.o, nullptr, b);
+        }
+        for (int g = upBegin(b); g < upEnd(b); ++g) groupH(L.gate, L.up, g);
+        if (ownsDown(b))
+            for (int p = 0; p < C::kDownPages; ++p)
+                issue(L.down + size_t(32 * b + C::kDownPageRows * p) * kDownRowBytes,
+                      C::kDownPageRows * kDownRowBytes);
+    }
 }
 
 } // namespace hearth::kernels::dataflow

@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..3] [--attention] [--variant V] [--opts O]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..4] [--attention] [--variant V] [--opts O]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
 // register tile across each wait: at every grid barrier or group signal the block stopped
@@ -33,7 +33,8 @@
 // groups counted in by a fence on every lane or by one release atomic, and with a loader of
 // 16-byte cp.async pieces (what consumer GPUs without bulk copies would run) beside the bulk one.
 // --opts: bit 0 polls counters with relaxed loads and one acquire, bit 1 lets mbarrier waits
-// suspend; --variant V times only variant V (for ncu).
+// suspend; --variant V times only variant V (for ncu). Kind 4 is dataflow_superblock.cuh (a thread
+// per Q4_K block of four rows; FFN only).
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -51,6 +52,7 @@
 #include "../x8_group.cuh"
 #include "dataflow_args.cuh"
 #include "dataflow_primitives.cuh"
+#include "dataflow_superblock.cuh"
 #include "hearth_kernels/gemv.h"
 #include "hearth_kernels/ops.h"
 
@@ -346,12 +348,12 @@ int main(int argc, char** argv) {
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 3)};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 4)};
         else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..3] [--attention] [--variant 0..4] [--opts 0..3]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..4] [--attention] [--variant 0..4] [--opts 0..3]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -466,7 +468,8 @@ int main(int argc, char** argv) {
     std::printf("chain's final h: rms %.3g%s\n", std::sqrt(wantSq / H), std::isfinite(wantSq) ? "" : " NON-FINITE");
 
     // A configuration: a Workers<W, X8S, BULK> kernel (kind 0: <8, registers>, 1: <8, shared>, 2:
-    // <16, shared>, 3: <8, shared, cp.async loader>) with S stages (as many as fit when S is 0).
+    // <16, shared>, 3: <8, shared, cp.async loader>) or dataflow_superblock.cuh's (4), with S
+    // stages (as many as fit when S is 0).
     struct Config {
         int kind, stages;
     };
@@ -485,6 +488,9 @@ int main(int argc, char** argv) {
         {dataflowFfn<K2>, K2::kWarps, K2::kThreads, K2::kStageBytes, K2::kX8Bytes, "act's X8 in shared memory"},
         {dataflowFfn<K3>, K3::kWarps, K3::kThreads, K3::kStageBytes, K3::kX8Bytes,
          "act's X8 in shared memory, cp.async loader"},
+        {dataflowSuperblock, SuperblockConfig::kWarps, SuperblockConfig::kThreads, SuperblockConfig::kStageBytes,
+         SuperblockConfig::kX8Bytes,
+         "whole Q4_K blocks of 4 rows a thread, X8 via shared memory, 4 pairs"},
     };
     constexpr int kKinds = int(sizeof(kinds) / sizeof(kinds[0]));
     auto stagesOf = [](const Kind& k, int want) {
@@ -534,6 +540,10 @@ int main(int argc, char** argv) {
     std::vector<Config> configs;
     for (int kind = 0; kind < kKinds; ++kind) {
         if (std::find(kindChoices.begin(), kindChoices.end(), kind) == kindChoices.end()) continue;
+        if (attention && kinds[kind].kernel == dataflowSuperblock) {
+            std::printf("dataflow kernel %d: FFN blocks only (no --attention)\n", kind);
+            continue;
+        }
         cudaFuncAttributes fa;
         CK(cudaFuncGetAttributes(&fa, kinds[kind].kernel));
         std::printf("dataflow kernel %d: %d worker warps, %s, %d registers, %zu B local, %d B a stage\n", kind,

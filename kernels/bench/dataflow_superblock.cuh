@@ -7,7 +7,7 @@
 // session); this form is meant to come near 50.
 //
 // The 8 workers are 4 pairs, and pair j takes pages j, j + 4, ... of the block's stream (a stage is
-// freed by its pair alone, so the pairs do not run in step). Gate/up pages are 16 rows: a group's
+// freed by its pair alone; the pairs meet once a group, where warp 0 writes the group's X8). Gate/up pages are 16 rows: a group's
 // four are gate rows 0-15, up 0-15, gate 16-31, up 16-31, one to each pair; thread t of a pair
 // (t = 0..63) multiplies block t % 16 of rows 4·(t / 16) .. + 3. Down pages are 4 rows × 48 blocks:
 // threads 0..47 of a pair each take one block of all four rows (16 idle), pair j pages j and j + 4.

@@ -105,17 +105,9 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
     __shared__ float downPart[C::kWarps][DP];
     const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
     const int slot = int(threadIdx.x) / 64, unit = int(threadIdx.x) % 64; // 64 threads a row
-    unsigned page = 0;
-    auto take = [&]() -> const uint8_t* {
-        const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
-        mbarWait(&full[s], round & 1u, a.suspendNs);
-        return ring + size_t(s) * C::kStageBytes;
-    };
-    auto release = [&] {
-        __syncwarp();
-        if (lane == 0) mbarArrive(&empty[page % unsigned(a.stages)]);
-        ++page;
-    };
+    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, 0u, 1u};
+    auto take = [&] { return pages.take(); };
+    auto release = [&] { pages.release(); };
     // Row sums of one group of 32 rows of M matrices of k = H (their pages interleaved), x the
     // unit this thread multiplies. Afterwards warp 0 lane i holds row i's sums in `sums`.
     int parity = 0; // groups done (upPart is double-buffered: warp 0 reads one while the rest fill the other)

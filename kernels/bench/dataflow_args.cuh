@@ -70,6 +70,26 @@ __device__ __forceinline__ void writeNormGroup(float v, int row, const float* w,
     if (lane == 0) sq[row >> 5] = s;
 }
 
+// A worker warp's side of the ring: it takes pages first, first + step, ... of the block's stream
+// (the loader's numbering), waiting for each to land, and frees each for the loader.
+struct RingPages {
+    const uint8_t* ring;
+    uint64_t* full;
+    uint64_t* empty;
+    int stageBytes;
+    unsigned stages, suspendNs, page, step;
+    __device__ const uint8_t* take() {
+        const unsigned s = page % stages, round = page / stages;
+        mbarWait(&full[s], round & 1u, suspendNs);
+        return ring + size_t(s) * unsigned(stageBytes);
+    }
+    __device__ void release() {
+        __syncwarp();
+        if ((threadIdx.x & 31) == 0) mbarArrive(&empty[page % stages]);
+        page += step;
+    }
+};
+
 // The loader: every page of every layer in the order the workers take them.
 template <class C>
 __device__ void loader(const Args& a, uint8_t* ring, uint64_t* full, uint64_t* empty) {

@@ -60,17 +60,10 @@ __device__ void superblockWorkers(const Args& a, const uint8_t* ring, int8_t* x8
     __shared__ float downPart[C::kWarps][2][4]; // [warp][page of the pair][row of the page]
     const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
     const int pair = warp >> 1, t = int(threadIdx.x & 63), sb = t & 15, quad = t >> 4;
-    unsigned page = unsigned(pair);
-    auto take = [&]() -> const uint8_t* {
-        const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
-        mbarWait(&full[s], round & 1u, a.suspendNs);
-        return ring + size_t(s) * C::kStageBytes;
-    };
-    auto release = [&] {
-        __syncwarp();
-        if (lane == 0) mbarArrive(&empty[page % unsigned(a.stages)]);
-        page += C::kPairs;
-    };
+    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, unsigned(pair),
+                    unsigned(C::kPairs)};
+    auto take = [&] { return pages.take(); };
+    auto release = [&] { pages.release(); };
     auto sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(C::kWarps * 32) : "memory"); };
     // The block's copy of a phase's X8 vector (written by other blocks during this kernel: through
     // L2), then every thread's four pairs from it. Each warp has waited for the vector itself.

@@ -94,11 +94,6 @@ struct Workers {
 };
 
 template <class C>
-__device__ __forceinline__ void workersSync() {
-    asm volatile("bar.sync 1, %0;" ::"n"(C::kWarps * 32) : "memory");
-}
-
-template <class C>
 __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_t* full, uint64_t* empty) {
     constexpr int S = C::kSlots, UP = C::kUpPages, DP = C::kDownPages;
     __shared__ float upPart[2][C::kWarps][UP * 2];
@@ -145,12 +140,6 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
     using One = std::integral_constant<int, 1>;
     using Two = std::integral_constant<int, 2>;
     // 1/rms of h from the 128 groups' Σh² (every warp for itself).
-    auto invRms = [&](const float* groupSq) {
-        float sq = 0.0f;
-#pragma unroll
-        for (int i = 0; i < kDownGroups / 32; ++i) sq += __ldcg(groupSq + 32 * i + lane);
-        return rsqrtf(warpSum(sq) / float(H) + kEps);
-    };
 
     // Prologue: layer 0's X8 of h·w and Σh² from the initial h.
     if (ownsDown(b) && warp == 0) {
@@ -166,7 +155,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
         if (a.attention) {
             // ---- q/k/v: the norm's X8 of h, 1/rms applied to the sums; q out as X8 (o's input) --
             if (a.waits) warpWaitCount(&a.hReady[l], kDownGroups, a.relaxedWaits);
-            const float invA = invRms(a.groupSqA[l & 1]);
+            const float invA = invRmsOfGroups(a.groupSqA[l & 1]);
             const X8Pair xa = loadX8L2(a.xa8[l & 1], H, unit);
             for (int g = qkvBegin(b); g < qkvEnd(b); ++g) {
                 groupH(One{}, xa, sums);
@@ -196,7 +185,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
         }
         // ---- gate/up: this block's groups of 32 rows, pages gate, up, gate, up, ... --------------
         if (a.waits) warpWaitCount(a.attention ? &a.hMid[l] : &a.hReady[l], kDownGroups, a.relaxedWaits);
-        const float inv = invRms(a.groupSq[l & 1]);
+        const float inv = invRmsOfGroups(a.groupSq[l & 1]);
         const X8Pair x = loadX8L2(a.xn8[l & 1], H, unit);
         for (int g = upBegin(b); g < upEnd(b); ++g) {
             groupH(Two{}, x, sums);
@@ -259,16 +248,7 @@ template <class C>
 __global__ void __launch_bounds__(C::kThreads, 1) dataflowFfn(Args a) {
     extern __shared__ __align__(128) uint8_t ring[];
     __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < a.stages; ++s) {
-            mbarInit(&full[s], C::kFullArrivals);
-            mbarInit(&empty[s], C::kWarps);
-        }
-#if __CUDA_ARCH__ >= 900
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-#endif
-    }
-    __syncthreads();
+    initStages(full, empty, a.stages, C::kFullArrivals, C::kWarps);
     if (threadIdx.x >= C::kWarps * 32) loader<C>(a, ring, full, empty);
     else workers<C>(a, ring, reinterpret_cast<int8_t*>(ring + size_t(a.stages) * C::kStageBytes), full, empty);
 }

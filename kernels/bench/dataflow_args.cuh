@@ -70,6 +70,37 @@ __device__ __forceinline__ void writeNormGroup(float v, int row, const float* w,
     if (lane == 0) sq[row >> 5] = s;
 }
 
+// The worker warps of a block meet (named barrier 1; the loader warp is not in it).
+template <class C>
+__device__ __forceinline__ void workersSync() {
+    asm volatile("bar.sync 1, %0;" ::"n"(C::kWarps * 32) : "memory");
+}
+
+// 1/rms of h from its 128 groups' Σh² (each warp for itself).
+__device__ __forceinline__ float invRmsOfGroups(const float* groupSq) {
+    const int lane = int(threadIdx.x & 31);
+    float sq = 0.0f;
+#pragma unroll
+    for (int i = 0; i < kDownGroups / 32; ++i) sq += __ldcg(groupSq + 32 * i + lane);
+    return rsqrtf(warpSum(sq) / float(H) + kEps);
+}
+
+// Thread 0 sets up the ring's barriers: a stage is full after fullArrivals (and its bytes), empty
+// after emptyArrivals warps have freed it.
+__device__ __forceinline__ void initStages(uint64_t* full, uint64_t* empty, int stages, unsigned fullArrivals,
+                                           unsigned emptyArrivals) {
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < stages; ++s) {
+            mbarInit(&full[s], fullArrivals);
+            mbarInit(&empty[s], emptyArrivals);
+        }
+#if __CUDA_ARCH__ >= 900
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+    }
+    __syncthreads();
+}
+
 // A worker warp's side of the ring: it takes pages first, first + step, ... of the block's stream
 // (the loader's numbering), waiting for each to land, and frees each for the loader.
 struct RingPages {

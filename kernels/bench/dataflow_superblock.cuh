@@ -64,7 +64,7 @@ __device__ void superblockWorkers(const Args& a, const uint8_t* ring, int8_t* x8
                     unsigned(C::kPairs)};
     auto take = [&] { return pages.take(); };
     auto release = [&] { pages.release(); };
-    auto sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(C::kWarps * 32) : "memory"); };
+    auto sync = [] { workersSync<C>(); };
     // The block's copy of a phase's X8 vector (written by other blocks during this kernel: through
     // L2), then every thread's four pairs from it. Each warp has waited for the vector itself.
     auto loadX = [&](const int8_t* xq, int k, int blockIndex, X8Pair (&x)[4]) {
@@ -74,12 +74,6 @@ __device__ void superblockWorkers(const Args& a, const uint8_t* ring, int8_t* x8
         sync();
 #pragma unroll
         for (int c = 0; c < 4; ++c) x[c] = loadX8Shared(x8s, k, 4 * blockIndex + c);
-    };
-    auto invRms = [&](const float* groupSq) {
-        float sq = 0.0f;
-#pragma unroll
-        for (int i = 0; i < kDownGroups / 32; ++i) sq += __ldcg(groupSq + 32 * i + lane);
-        return rsqrtf(warpSum(sq) / float(H) + kEps);
     };
 
     if (ownsDown(b) && warp == 0) { // prologue: layer 0's X8 of h·w
@@ -91,7 +85,7 @@ __device__ void superblockWorkers(const Args& a, const uint8_t* ring, int8_t* x8
     for (int l = 0; l < a.count; ++l) {
         // ---- gate/up: one 16-row page of each group per pair ------------------------------------------
         if (a.waits) warpWaitCount(&a.hReady[l], kDownGroups, a.relaxedWaits);
-        const float inv = invRms(a.groupSq[l & 1]);
+        const float inv = invRmsOfGroups(a.groupSq[l & 1]);
         X8Pair x[4];
         loadX(a.xn8[l & 1], H, sb, x);
         const int mat = pair & 1, rowBase = 16 * (pair >> 1) + 4 * quad;
@@ -153,16 +147,7 @@ __global__ void __launch_bounds__(SuperblockConfig::kThreads, 1) dataflowSuperbl
     using C = SuperblockConfig;
     extern __shared__ __align__(128) uint8_t ring[];
     __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < a.stages; ++s) {
-            mbarInit(&full[s], 1);
-            mbarInit(&empty[s], 2); // the pair that takes the stage's page
-        }
-#if __CUDA_ARCH__ >= 900
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-#endif
-    }
-    __syncthreads();
+    initStages(full, empty, a.stages, 1, 2); // a stage is freed by the pair that takes its page
     if (threadIdx.x >= C::kWarps * 32) loader<C>(a, ring, full, empty);
     else superblockWorkers(a, ring, reinterpret_cast<int8_t*>(ring + size_t(a.stages) * C::kStageBytes), full, empty);
 }

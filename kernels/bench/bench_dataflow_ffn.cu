@@ -1,7 +1,8 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..4] [--attention] [--variant V] [--opts O]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..9] [--attention] [--variant V] [--opts O]
+//                         [--trace]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
 // register tile across each wait: at every grid barrier or group signal the block stopped
@@ -33,8 +34,10 @@
 // groups counted in by a fence on every lane or by one release atomic, and with a loader of
 // 16-byte cp.async pieces (what consumer GPUs without bulk copies would run) beside the bulk one.
 // --opts: bit 0 polls counters with relaxed loads and one acquire, bit 1 lets mbarrier waits
-// suspend; --variant V times only variant V (for ncu). Kind 4 is dataflow_superblock.cuh (a thread
-// per Q4_K block of four rows; FFN only).
+// suspend; --variant V times only variant V (for ncu). Kinds 4-9 are dataflow_mma.cuh (the dots on
+// the tensor cores, weights repacked into tiles of 16 rows; FFN only; see the kinds table below);
+// --trace prints kinds 7-9's timeline of a layer (hand-over latencies, phase times, ring stalls).
+// (Kind 4 was a thread per Q4_K block of four rows until b7d842e: slower than kind 0.)
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -52,7 +55,7 @@
 #include "../x8_group.cuh"
 #include "dataflow_args.cuh"
 #include "dataflow_primitives.cuh"
-#include "dataflow_superblock.cuh"
+#include "dataflow_mma.cuh"
 #include "hearth_kernels/gemv.h"
 #include "hearth_kernels/ops.h"
 
@@ -309,10 +312,117 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
     return ms[reps / 2];
 }
 
+// --trace (kinds 7-9): one run of the whole kernel with %globaltimer stamps (dataflow_args.cuh's
+// TracePoint), summarised per layer (the first two and the last left out) as medians over layers
+// of: how long after the last block counted its group in the others started the next phase, how
+// long blocks waited, and how long each phase's work took.
+void traceTimeline(int kind, int stages, int count, int blocks, const std::function<void(unsigned long long*)>& run,
+                   cudaStream_t s) {
+    const size_t n = size_t(count) * blocks * kTracePoints;
+    unsigned long long* d = nullptr;
+    CK(cudaMalloc(&d, n * 8));
+    CK(cudaMemsetAsync(d, 0, n * 8, s));
+    run(d);
+    CK(cudaStreamSynchronize(s));
+    std::vector<unsigned long long> t(n);
+    CK(cudaMemcpy(t.data(), d, n * 8, cudaMemcpyDeviceToHost));
+    CK(cudaFree(d));
+    auto at = [&](int l, int b, int p) { return double(t[(size_t(l) * blocks + b) * kTracePoints + p]) * 1e-3; }; // µs
+    auto median = [](std::vector<double> v) {
+        std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+        return v[v.size() / 2];
+    };
+    auto maxOf = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
+    auto minOf = [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); };
+    const char* names[] = {"layer period",
+                           "up: first block starts after the last down signal",
+                           "up: median block starts after it",
+                           "up: last block starts after it",
+                           "up: a block's wait (median)",
+                           "up: a block's work, median",
+                           "up: a block's work, max",
+                           "up: last group signalled after the median start",
+                           "down: first block starts after the last up signal",
+                           "down: median block starts after it",
+                           "down: a block's wait (median)",
+                           "down: a block's work, median",
+                           "down: a block's work, max",
+                           "down: last signal after the median down start",
+                           "loader: ring full, issuing gate/up (median block)",
+                           "loader: ring full, issuing down (median block)",
+                           "workers: ring empty in gate/up (median block)",
+                           "workers: ring empty in down (median block)"};
+    constexpr int kRows = 18;
+    std::vector<std::vector<double>> rows(kRows);
+    const int down = std::min(blocks, kDownGroups);
+    for (int l = 2; l + 1 < count; ++l) {
+        std::vector<double> lastDown, upStart, upWait, upWork, upSig, downStart, downWait, downWork, downSig;
+        for (int b = 0; b < down; ++b) lastDown.push_back(at(l - 1, b, kDownSignalled));
+        for (int b = 0; b < blocks; ++b) {
+            upStart.push_back(at(l, b, kUpStart));
+            upWait.push_back(at(l, b, kUpStart) - at(l, b, kUpWaitBegin));
+            upWork.push_back(at(l, b, kUpEnd) - at(l, b, kUpStart));
+            upSig.push_back(at(l, b, kUpSignalled));
+        }
+        for (int b = 0; b < down; ++b) {
+            downStart.push_back(at(l, b, kDownStart));
+            downWait.push_back(at(l, b, kDownStart) - at(l, b, kUpEnd));
+            downWork.push_back(at(l, b, kDownEnd) - at(l, b, kDownStart));
+            downSig.push_back(at(l, b, kDownSignalled));
+        }
+        std::vector<double> stall[4];
+        for (int i = 0; i < 4; ++i)
+            for (int b = 0; b < (i % 2 ? down : blocks); ++b) stall[i].push_back(at(l, b, kLoaderFullUp + i));
+        const double D = maxOf(lastDown), U = maxOf(upSig);
+        const double v[kRows] = {maxOf(downSig) - D,
+                                 minOf(upStart) - D,
+                                 median(upStart) - D,
+                                 maxOf(upStart) - D,
+                                 median(upWait),
+                                 median(upWork),
+                                 maxOf(upWork),
+                                 U - median(upStart),
+                                 minOf(downStart) - U,
+                                 median(downStart) - U,
+                                 median(downWait),
+                                 median(downWork),
+                                 maxOf(downWork),
+                                 maxOf(downSig) - median(downStart),
+                                 median(stall[0]),
+                                 median(stall[1]),
+                                 median(stall[2]),
+                                 median(stall[3])};
+        for (int i = 0; i < kRows; ++i) rows[i].push_back(v[i]);
+    }
+    if (rows[0].empty()) return;
+    // Which blocks are slow in gate/up: each block's last group counted in after its own start
+    // (median over layers), with its group count and SM.
+    struct Slow {
+        int block, groups, sm;
+        double us;
+    };
+    std::vector<Slow> perBlock;
+    for (int b = 0; b < blocks; ++b) {
+        std::vector<double> v;
+        for (int l = 2; l + 1 < count; ++l) v.push_back(at(l, b, kUpSignalled) - at(l, b, kUpStart));
+        perBlock.push_back({b, (b + 1) * kUpGroups / blocks - b * kUpGroups / blocks,
+                            int(t[(size_t(2) * blocks + b) * kTracePoints + kSm]), median(v)});
+    }
+    std::sort(perBlock.begin(), perBlock.end(), [](const Slow& x, const Slow& y) { return x.us > y.us; });
+    std::printf("  gate/up, a block's start to its last group counted in (median over layers), slowest first:\n   ");
+    for (size_t i = 0; i < perBlock.size(); ++i)
+        if (i < 12 || i + 4 >= perBlock.size())
+            std::printf(" b%d(%dg,sm%d)=%.2f%s", perBlock[i].block, perBlock[i].groups, perBlock[i].sm, perBlock[i].us,
+                        i == 11 ? " ..." : "");
+    std::printf("\n");
+    std::printf("timeline of kernel %d, %d stages (medians over layers 2..%d, µs):\n", kind, stages, count - 2);
+    for (int i = 0; i < kRows; ++i) std::printf("  %-52s %7.2f\n", names[i], median(rows[i]));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
+    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, trace = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
                                                            // suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
@@ -320,12 +430,13 @@ int main(int argc, char** argv) {
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 4)};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 9)};
         else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
+        else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..4] [--attention] [--variant 0..4] [--opts 0..3]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..9] [--attention] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -349,7 +460,7 @@ int main(int argc, char** argv) {
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 
     const size_t upBytes = size_t(kUpRowBytes) * F, downBytes = size_t(kDownRowBytes) * H;
-    std::vector<Layer> layers(count);
+    std::vector<Layer> layers(count), tiled(count);
     std::vector<void*> allocations;
     auto alloc = [&](size_t bytes) {
         void* p = nullptr;
@@ -367,6 +478,15 @@ int main(int argc, char** argv) {
         fillQ4K<<<1024, 256, 0, s>>>(d, downBytes / 144, 3 * l + 3);
         fillFloats<<<H / 256, 256, 0, s>>>(n, H, 0.0f, 1000 + l); // norm weights in (-1, 1)
         layers[l] = {g, u, d, n, nullptr, nullptr, nullptr};
+        if (!attention) { // kinds 4-5 read the same weights repacked into tiles (dataflow_mma.cuh)
+            auto* tg = static_cast<uint8_t*>(alloc(upBytes));
+            auto* tu = static_cast<uint8_t*>(alloc(upBytes));
+            auto* td = static_cast<uint8_t*>(alloc(downBytes));
+            repackQ4KTiles<<<1024, 256, 0, s>>>(g, tg, F, H);
+            repackQ4KTiles<<<1024, 256, 0, s>>>(u, tu, F, H);
+            repackQ4KTiles<<<1024, 256, 0, s>>>(d, td, H, F);
+            tiled[l] = {tg, tu, td, n, nullptr, nullptr, nullptr};
+        }
         if (attention) {
             auto* qkv = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * QKV));
             auto* o = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * H));
@@ -379,6 +499,8 @@ int main(int argc, char** argv) {
     }
     auto* dLayers = static_cast<Layer*>(alloc(sizeof(Layer) * count));
     CK(cudaMemcpy(dLayers, layers.data(), sizeof(Layer) * count, cudaMemcpyHostToDevice));
+    auto* dTiled = static_cast<Layer*>(alloc(sizeof(Layer) * count));
+    CK(cudaMemcpy(dTiled, tiled.data(), sizeof(Layer) * count, cudaMemcpyHostToDevice));
     auto* h0 = static_cast<float*>(alloc(H * 4));
     auto* h = static_cast<float*>(alloc(H * 4));
     auto* delta = static_cast<float*>(alloc(H * 4));
@@ -440,7 +562,8 @@ int main(int argc, char** argv) {
     std::printf("chain's final h: rms %.3g%s\n", std::sqrt(wantSq / H), std::isfinite(wantSq) ? "" : " NON-FINITE");
 
     // A configuration: a Workers<W, X8S, BULK> kernel (kind 0: <8, registers>, 1: <8, shared>, 2:
-    // <16, shared>, 3: <8, shared, cp.async loader>) or dataflow_superblock.cuh's (4), with S
+    // <16, shared>, 3: <8, shared, cp.async loader>) or dataflow_mma.cuh's (4: pages of 16 tiles, 5: of 8, 6: of 16 with 16 workers; 7, 8:
+    // pages of 8 and 16 tiles with an epilogue warp; 9: 16 workers and an epilogue warp), with S
     // stages (as many as fit when S is 0).
     struct Config {
         int kind, stages;
@@ -449,20 +572,36 @@ int main(int argc, char** argv) {
         void (*kernel)(Args);
         int warps, threads, stageBytes, x8Bytes;
         const char* x8;
+        bool tiled = false; // weights in dataflow_mma.cuh's tiles; FFN only
     };
     using K0 = Workers<8, false>;
     using K1 = Workers<8, true>;
     using K2 = Workers<16, true>;
     using K3 = Workers<8, true, false>;
+    using M16 = MmaConfig<16>;
+    using M8 = MmaConfig<8>;
+    using M16x16 = MmaConfig<16, 16>;
+    using M8E = MmaConfig<8, 8, true>;
+    using M16E = MmaConfig<16, 8, true>;
+    using M16x16E = MmaConfig<16, 16, true>;
     const Kind kinds[] = {
         {dataflowFfn<K0>, K0::kWarps, K0::kThreads, K0::kStageBytes, K0::kX8Bytes, "act's X8 in registers"},
         {dataflowFfn<K1>, K1::kWarps, K1::kThreads, K1::kStageBytes, K1::kX8Bytes, "act's X8 in shared memory"},
         {dataflowFfn<K2>, K2::kWarps, K2::kThreads, K2::kStageBytes, K2::kX8Bytes, "act's X8 in shared memory"},
         {dataflowFfn<K3>, K3::kWarps, K3::kThreads, K3::kStageBytes, K3::kX8Bytes,
          "act's X8 in shared memory, cp.async loader"},
-        {dataflowSuperblock, SuperblockConfig::kWarps, SuperblockConfig::kThreads, SuperblockConfig::kStageBytes,
-         SuperblockConfig::kX8Bytes,
-         "whole Q4_K blocks of 4 rows a thread, X8 via shared memory, 4 pairs"},
+        {dataflowMma<M16>, M16::kWarps, M16::kThreads, M16::kStageBytes, M16::kX8Bytes,
+         "mma dots, pages of 16 tiles, act's X8 in shared memory", true},
+        {dataflowMma<M8>, M8::kWarps, M8::kThreads, M8::kStageBytes, M8::kX8Bytes,
+         "mma dots, pages of 8 tiles, act's X8 in shared memory", true},
+        {dataflowMma<M16x16>, M16x16::kWarps, M16x16::kThreads, M16x16::kStageBytes, M16x16::kX8Bytes,
+         "mma dots, pages of 16 tiles, act's X8 in shared memory", true},
+        {dataflowMma<M8E>, M8E::kWarps, M8E::kThreads, M8E::kStageBytes, M8E::kX8Bytes,
+         "mma dots, pages of 8 tiles, an epilogue warp", true},
+        {dataflowMma<M16E>, M16E::kWarps, M16E::kThreads, M16E::kStageBytes, M16E::kX8Bytes,
+         "mma dots, pages of 16 tiles, an epilogue warp", true},
+        {dataflowMma<M16x16E>, M16x16E::kWarps, M16x16E::kThreads, M16x16E::kStageBytes, M16x16E::kX8Bytes,
+         "mma dots, pages of 16 tiles, an epilogue warp", true},
     };
     constexpr int kKinds = int(sizeof(kinds) / sizeof(kinds[0]));
     auto stagesOf = [](const Kind& k, int want) {
@@ -471,9 +610,9 @@ int main(int argc, char** argv) {
     };
     // Runs config c once on stream s, counters zeroed first. waits = 0: the streaming alone;
     // loads = 0: the workers alone; release: groups counted in with a release atomic.
-    auto dataflow = [&](const Config& c, int waits, int loads, int release) {
+    auto dataflow = [&](const Config& c, int waits, int loads, int release, unsigned long long* stamps = nullptr) {
         const Kind& k = kinds[c.kind];
-        Args a{dLayers,
+        Args a{k.tiled ? dTiled : dLayers,
                count,
                c.stages,
                attention,
@@ -493,7 +632,8 @@ int main(int argc, char** argv) {
                loads,
                release,
                opts & 1,
-               (opts & 2) ? 1000000u : 0u};
+               (opts & 2) ? 1000000u : 0u,
+               stamps};
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};
@@ -512,7 +652,7 @@ int main(int argc, char** argv) {
     std::vector<Config> configs;
     for (int kind = 0; kind < kKinds; ++kind) {
         if (std::find(kindChoices.begin(), kindChoices.end(), kind) == kindChoices.end()) continue;
-        if (attention && kinds[kind].kernel == dataflowSuperblock) {
+        if (attention && kinds[kind].tiled) {
             std::printf("dataflow kernel %d: FFN blocks only (no --attention)\n", kind);
             continue;
         }
@@ -526,6 +666,10 @@ int main(int argc, char** argv) {
                              [&](const Config& o) { return o.kind == c.kind && o.stages == c.stages; }))
                 configs.push_back(c);
         }
+    }
+    if (trace) {
+        for (const Config& c : configs) traceTimeline(c.kind, c.stages, count, prop.multiProcessorCount,
+                                                      [&](unsigned long long* t) { dataflow(c, 1, 1, 0, t); }, s);
     }
     for (const Config& c : configs)
         for (int release : {0, 1}) {

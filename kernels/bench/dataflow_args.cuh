@@ -51,7 +51,46 @@ struct Args {
                             // fence on every lane of the warp first
     int relaxedWaits;       // 1: counters are polled with relaxed loads, one acquire at the end
     unsigned suspendNs;     // > 0: mbarrier waits suspend (at most this long) instead of spinning
+    unsigned long long* trace = nullptr; // kinds 7-9: [layer][block][kTracePoints] %globaltimer stamps
 };
+
+// The moments kinds 7-9 stamp into Args::trace (--trace), per layer and block.
+enum TracePoint {
+    kUpWaitBegin,   // workers: before waiting for h
+    kUpStart,       // workers: h's x copied, gate/up begins
+    kUpEnd,         // workers: the last gate/up group handed to the epilogue warp
+    kDownStart,     // workers: act's x copied, down begins
+    kDownEnd,       // workers: the down group handed over
+    kUpSignalled,   // epilogue warp: the last gate/up group counted in
+    kDownSignalled, // epilogue warp: the down group counted in
+    // Durations (ns) summed over the layer: the loader waiting for a free stage while issuing gate/up
+    // and down pages (the ring full), and worker warp 0 waiting for a page in each phase (the ring empty).
+    kLoaderFullUp,
+    kLoaderFullDown,
+    kWorkerEmptyUp,
+    kWorkerEmptyDown,
+    kSm, // the SM the block runs on (%smid), not a time
+    kTracePoints
+};
+__device__ __forceinline__ unsigned long long globalNs() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+__device__ __forceinline__ void stamp(const Args& a, int layer, TracePoint p) {
+    if (!a.trace || (threadIdx.x & 31) != 0) return;
+    a.trace[(size_t(layer) * gridDim.x + blockIdx.x) * kTracePoints + p] = globalNs();
+}
+__device__ __forceinline__ void stampSm(const Args& a, int layer) {
+    if (!a.trace || (threadIdx.x & 31) != 0) return;
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    a.trace[(size_t(layer) * gridDim.x + blockIdx.x) * kTracePoints + kSm] = sm;
+}
+__device__ __forceinline__ void addDuration(const Args& a, int layer, TracePoint p, unsigned long long ns) {
+    if (!a.trace || (threadIdx.x & 31) != 0) return;
+    a.trace[(size_t(layer) * gridDim.x + blockIdx.x) * kTracePoints + p] += ns;
+}
 
 // ---- the schedule: which groups block b owns ---------------------------------------------------
 

@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..9] [--attention] [--variant V] [--opts O]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..10] [--attention] [--variant V] [--opts O]
 //                         [--trace]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
@@ -430,13 +430,13 @@ int main(int argc, char** argv) {
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 9)};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 10)};
         else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
         else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..9] [--attention] [--variant 0..4] [--opts 0..3] [--trace]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..10] [--attention] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -563,7 +563,8 @@ int main(int argc, char** argv) {
 
     // A configuration: a Workers<W, X8S, BULK> kernel (kind 0: <8, registers>, 1: <8, shared>, 2:
     // <16, shared>, 3: <8, shared, cp.async loader>) or dataflow_mma.cuh's (4: pages of 16 tiles, 5: of 8, 6: of 16 with 16 workers; 7, 8:
-    // pages of 8 and 16 tiles with an epilogue warp; 9: 16 workers and an epilogue warp), with S
+    // pages of 8 and 16 tiles with an epilogue warp; 9: 16 workers and an epilogue warp;
+    // 10: kind 7 without the trace points compiled in), with S
     // stages (as many as fit when S is 0).
     struct Config {
         int kind, stages;
@@ -584,6 +585,7 @@ int main(int argc, char** argv) {
     using M8E = MmaConfig<8, 8, true>;
     using M16E = MmaConfig<16, 8, true>;
     using M16x16E = MmaConfig<16, 16, true>;
+    using M8EQ = MmaConfig<8, 8, true, false>;
     const Kind kinds[] = {
         {dataflowFfn<K0>, K0::kWarps, K0::kThreads, K0::kStageBytes, K0::kX8Bytes, "act's X8 in registers"},
         {dataflowFfn<K1>, K1::kWarps, K1::kThreads, K1::kStageBytes, K1::kX8Bytes, "act's X8 in shared memory"},
@@ -602,6 +604,8 @@ int main(int argc, char** argv) {
          "mma dots, pages of 16 tiles, an epilogue warp", true},
         {dataflowMma<M16x16E>, M16x16E::kWarps, M16x16E::kThreads, M16x16E::kStageBytes, M16x16E::kX8Bytes,
          "mma dots, pages of 16 tiles, an epilogue warp", true},
+        {dataflowMma<M8EQ>, M8EQ::kWarps, M8EQ::kThreads, M8EQ::kStageBytes, M8EQ::kX8Bytes,
+         "mma dots, pages of 8 tiles, an epilogue warp, no trace points", true},
     };
     constexpr int kKinds = int(sizeof(kinds) / sizeof(kinds[0]));
     auto stagesOf = [](const Kind& k, int want) {

@@ -43,9 +43,10 @@ __device__ __forceinline__ MmaX mmaX(int8_t* base, int k) {
 }
 
 // PB tiles a page, W worker warps; E: a warp of its own does the groups' epilogues (below).
-template <int PB, int W = 8, bool E = false>
+// T: the --trace stamps compiled in.
+template <int PB, int W = 8, bool E = false, bool T = true>
 struct MmaConfig {
-    static constexpr bool kBulk = true, kEpilogue = E;
+    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T;
     static constexpr int kWarps = W, kThreads = (kWarps + 1 + E) * 32;
     static constexpr int kPageTiles = PB, kWarpTiles = PB / kWarps;
     static constexpr int kStageBytes = PB * kTileBytes;
@@ -117,7 +118,7 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
     TracePoint phase = kLoaderFullUp;
     auto issue = [&](const uint8_t* src) {
         const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
-        if (a.trace) {
+        if (C::kTrace && a.trace) {
             const unsigned long long t0 = globalNs();
             mbarWait(&empty[s], (round & 1u) ^ 1u, a.suspendNs);
             addDuration(a, layer, phase, globalNs() - t0);
@@ -200,7 +201,7 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
             handBack(&P.upEmpty[j]);
             storeX8Group(silu(gate * inv) * (up * inv), lane, F, grp, a.act8);
             warpSignal(&a.upDone[l], a.releaseSignal);
-            stamp(a, l, kUpSignalled);
+            if constexpr (C::kTrace) stamp(a, l, kUpSignalled);
         }
         if (!ownsDown(b)) continue;
         mbarWait(&P.downFull, unsigned(l) & 1u); // every layer of a block that owns a down group
@@ -213,7 +214,7 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
         const Layer& next = a.layers[l + 1 < a.count ? l + 1 : l];
         writeNormGroup(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
         warpSignal(&a.hReady[l + 1], a.releaseSignal);
-        stamp(a, l, kDownSignalled);
+        if constexpr (C::kTrace) stamp(a, l, kDownSignalled);
     }
 }
 
@@ -228,7 +229,7 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
     RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, 0u, 1u};
     auto sync = [] { workersSync<C>(); };
     auto take = [&](int l, TracePoint p) { // warp 0 sums its waits for pages under --trace
-        if (!a.trace || warp != 0) return pages.take();
+        if (!C::kTrace || !a.trace || warp != 0) return pages.take();
         const unsigned long long t0 = globalNs();
         const uint8_t* pg = pages.take();
         addDuration(a, l, p, globalNs() - t0);
@@ -276,14 +277,14 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
     int parity = 0;
     for (int l = 0; l < a.count; ++l) {
         // ---- gate/up: per group, row tiles 2g and 2g + 1 of gate and up ------------------------------
-        if (warp == 0) stamp(a, l, kUpWaitBegin);
+        if (C::kTrace && warp == 0) stamp(a, l, kUpWaitBegin);
         // With an epilogue warp, warp 0 alone polls (one poller a block, not nine) and copyX8's
         // barrier holds the other workers; the epilogue warp hears of it through hSeen.
         if (a.waits && (!C::kEpilogue || warp == 0)) warpWaitCount(&a.hReady[l], kDownGroups, a.relaxedWaits);
         if (C::kEpilogue && a.waits && warp == 0 && lane == 0) mbarArrive(&P.hSeen);
         const float inv = invRmsOfGroups(a.groupSq[l & 1]);
         copyX8(a.xn8[l & 1], H);
-        if (warp == 0) stamp(a, l, kUpStart), stampSm(a, l);
+        if (C::kTrace && warp == 0) stamp(a, l, kUpStart), stampSm(a, l);
         for (int grp = upBegin(b); grp < upEnd(b); ++grp) {
             float2 acc[2][2]; // [half][gate, up]: rows g, g + 8 of the row tile
 #pragma unroll
@@ -325,12 +326,12 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
             }
             ++parity; // upPart is double-buffered: warp 0 reads one while the others fill the other
         }
-        if (warp == 0) stamp(a, l, kUpEnd);
+        if (C::kTrace && warp == 0) stamp(a, l, kUpEnd);
         if (!ownsDown(b)) continue;
         // ---- down: row tiles 2b and 2b + 1, each DPT pages; x from a shared copy of act's X8 ---------
         if (a.waits && (!C::kEpilogue || warp == 0)) warpWaitCount(&a.upDone[l], kUpGroups, a.relaxedWaits);
         copyX8(a.act8, F);
-        if (warp == 0) stamp(a, l, kDownStart);
+        if (C::kTrace && warp == 0) stamp(a, l, kDownStart);
         float2 acc[2];
 #pragma unroll
         for (int p = 0; p < C::kDownPages; ++p) {
@@ -350,7 +351,7 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
             }
             if constexpr (C::kEpilogue) mbarArrive(&P.downFull);
         }
-        if (warp == 0) stamp(a, l, kDownEnd);
+        if (C::kTrace && warp == 0) stamp(a, l, kDownEnd);
         if constexpr (C::kEpilogue) continue;
         sync();
         if (warp == 0) {

@@ -34,9 +34,10 @@
 // groups counted in by a fence on every lane or by one release atomic, and with a loader of
 // 16-byte cp.async pieces (what consumer GPUs without bulk copies would run) beside the bulk one.
 // --opts: bit 0 polls counters with relaxed loads and one acquire, bit 1 lets mbarrier waits
-// suspend; --variant V times only variant V (for ncu). Kinds 4-9 are dataflow_mma.cuh (the dots on
-// the tensor cores, weights repacked into tiles of 16 rows; FFN only; see the kinds table below);
-// --trace prints kinds 7-9's timeline of a layer (hand-over latencies, phase times, ring stalls).
+// suspend; --variant V times only variant V (for ncu). Kinds 0-3 are dataflow_workers.cuh (dp4a);
+// kinds 4-10 dataflow_mma.cuh (the dots on the tensor cores, weights repacked into tiles of 16 rows;
+// FFN only; see the kinds table below); --trace prints kinds 7-9's timeline of a layer
+// (dataflow_trace.cuh: hand-over latencies, phase times, ring stalls).
 // (Kind 4 was a thread per Q4_K block of four rows until b7d842e: slower than kind 0.)
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -48,7 +49,6 @@
 #include <cstring>
 #include <functional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "../gemv_q4k.cuh"
@@ -56,6 +56,8 @@
 #include "dataflow_args.cuh"
 #include "dataflow_primitives.cuh"
 #include "dataflow_mma.cuh"
+#include "dataflow_trace.cuh"
+#include "dataflow_workers.cuh"
 #include "hearth_kernels/gemv.h"
 #include "hearth_kernels/ops.h"
 
@@ -73,188 +75,6 @@ using namespace hearth::kernels::dataflow;
     } while (0)
 
 namespace {
-
-// W worker warps (and one loader warp). 64 threads take a row (its 64 Q4_K units in gate/up, 3
-// units each of its 192 in down), so W/2 rows are in work side by side: a gate/up page holds 2 of
-// them per thread, a down page one (its 3 units).
-// X8S: the down phase reads act's X8 from a copy in shared memory (made after its wait) instead
-// of holding a thread's three X8 pairs (72 registers) through the phase.
-// BULK: the loader copies a page with one cp.async.bulk (sm_90); otherwise its 32 lanes copy it in
-// 16-byte cp.async pieces tied to the stage's mbarrier (cp.async.mbarrier.arrive; sm_80 and up:
-// the form an RTX 30xx/40xx would need, measured here on the H200).
-template <int W, bool X8S, bool BULK = true>
-struct Workers {
-    static constexpr bool kBulk = BULK;
-    static constexpr unsigned kFullArrivals = BULK ? 1 : 32;
-    static constexpr int kWarps = W, kThreads = (W + 1) * 32;
-    static constexpr bool kX8Shared = X8S;
-    static constexpr int kX8Bytes = X8S ? int(gemvX8Bytes(F)) : 0; // after the ring
-    static constexpr int kSlots = W / 2;
-    static constexpr int kUpPageRows = 2 * kSlots, kDownPageRows = kSlots; // a page: rows of one matrix
-    static constexpr int kUpPages = 2 * 32 / kUpPageRows, kDownPages = 32 / kDownPageRows; // a group's
-    static constexpr int kStageBytes = kDownPageRows * kDownRowBytes;
-    static_assert(kUpPageRows * kUpRowBytes <= kStageBytes && 32 % kUpPageRows == 0);
-};
-
-template <class C>
-__device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_t* full, uint64_t* empty) {
-    constexpr int S = C::kSlots, UP = C::kUpPages, DP = C::kDownPages;
-    __shared__ float upPart[2][C::kWarps][UP * 2];
-    __shared__ float downPart[C::kWarps][DP];
-    const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
-    const int slot = int(threadIdx.x) / 64, unit = int(threadIdx.x) % 64; // 64 threads a row
-    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, 0u, 1u};
-    auto take = [&] { return pages.take(); };
-    auto release = [&] { pages.release(); };
-    // Row sums of one group of 32 rows of M matrices of k = H (their pages interleaved), x the
-    // unit this thread multiplies. Afterwards warp 0 lane i holds row i's sums in `sums`.
-    int parity = 0; // groups done (upPart is double-buffered: warp 0 reads one while the rest fill the other)
-    auto groupH = [&](auto matrices, const X8Pair& x, float (&sums)[2]) {
-        constexpr int M = decltype(matrices)::value, P = M * 32 / C::kUpPageRows;
-        float acc[P][2]; // [page][row]: rows slot and slot + S of each page
-#pragma unroll
-        for (int p = 0; p < P; ++p) {
-            const uint8_t* pg = take();
-            const Q4K<true>::Raw r0 = loadShared(pg + slot * kUpRowBytes, unit);
-            const Q4K<true>::Raw r1 = loadShared(pg + (slot + S) * kUpRowBytes, unit);
-            release();
-            acc[p][0] = Q4K<true>::dot(r0, x, unit);
-            acc[p][1] = Q4K<true>::dot(r1, x, unit);
-        }
-        // 64 threads a row = 2 warps; then warp 0 lane i takes row i of the group.
-        float(*part)[UP * 2] = upPart[parity & 1];
-#pragma unroll
-        for (int p = 0; p < P; ++p)
-#pragma unroll
-            for (int r = 0; r < 2; ++r) {
-                const float v = warpSum(acc[p][r]);
-                if (lane == 0) part[warp][p * 2 + r] = v;
-            }
-        workersSync<C>();
-        if (warp == 0) {
-            // Row i: the page group i / (2S) (M pages, one a matrix), row i % (2S) of it (slot q, half r).
-            const int pg = lane / (2 * S), inPage = lane % (2 * S), q = inPage % S, r = inPage / S;
-#pragma unroll
-            for (int m = 0; m < M; ++m)
-                sums[m] = part[2 * q][(pg * M + m) * 2 + r] + part[2 * q + 1][(pg * M + m) * 2 + r];
-        }
-        ++parity;
-    };
-    using One = std::integral_constant<int, 1>;
-    using Two = std::integral_constant<int, 2>;
-    // 1/rms of h from the 128 groups' Σh² (every warp for itself).
-
-    // Prologue: layer 0's X8 of h·w and Σh² from the initial h.
-    if (ownsDown(b) && warp == 0) {
-        const int row = 32 * b + lane;
-        if (a.attention) writeNormGroup(__ldcg(a.h + row), row, a.layers[0].attnNorm, a.xa8[0], a.groupSqA[0]);
-        else writeNormGroup(__ldcg(a.h + row), row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
-        warpSignal(&a.hReady[0], a.releaseSignal);
-    }
-
-    for (int l = 0; l < a.count; ++l) {
-        const Layer& L = a.layers[l];
-        float sums[2];
-        if (a.attention) {
-            // ---- q/k/v: the norm's X8 of h, 1/rms applied to the sums; q out as X8 (o's input) --
-            if (a.waits) warpWaitCount(&a.hReady[l], kDownGroups, a.relaxedWaits);
-            const float invA = invRmsOfGroups(a.groupSqA[l & 1]);
-            const X8Pair xa = loadX8L2(a.xa8[l & 1], H, unit);
-            for (int g = qkvBegin(b); g < qkvEnd(b); ++g) {
-                groupH(One{}, xa, sums);
-                if (warp == 0) {
-                    const float v = sums[0] * invA;
-                    if (g < kQGroups) {
-                        storeX8Group(v, lane, H, g, a.q8);
-                        warpSignal(&a.qDone[l], a.releaseSignal);
-                    } else {
-                        a.kv[32 * (g - kQGroups) + lane] = v;
-                    }
-                }
-            }
-            // ---- o (attention stubbed: its output is q): h += o·q, then the FFN norm's X8 group ----
-            if (ownsDown(b)) {
-                if (a.waits) warpWaitCount(&a.qDone[l], kQGroups, a.relaxedWaits);
-                const X8Pair xq = loadX8L2(a.q8, H, unit);
-                groupH(One{}, xq, sums);
-                if (warp == 0) {
-                    const int row = 32 * b + lane;
-                    const float v = __ldcg(a.h + row) + sums[0];
-                    a.h[row] = v;
-                    writeNormGroup(v, row, L.norm, a.xn8[l & 1], a.groupSq[l & 1]);
-                    warpSignal(&a.hMid[l], a.releaseSignal);
-                }
-            }
-        }
-        // ---- gate/up: this block's groups of 32 rows, pages gate, up, gate, up, ... --------------
-        if (a.waits) warpWaitCount(a.attention ? &a.hMid[l] : &a.hReady[l], kDownGroups, a.relaxedWaits);
-        const float inv = invRmsOfGroups(a.groupSq[l & 1]);
-        const X8Pair x = loadX8L2(a.xn8[l & 1], H, unit);
-        for (int g = upBegin(b); g < upEnd(b); ++g) {
-            groupH(Two{}, x, sums);
-            if (warp == 0) {
-                storeX8Group(silu(sums[0] * inv) * (sums[1] * inv), lane, F, g, a.act8);
-                warpSignal(&a.upDone[l], a.releaseSignal);
-            }
-        }
-        // ---- down: this block's group of 32 rows, 8 pages of 4 ------------------------------------
-        if (!ownsDown(b)) continue;
-        if (a.waits) warpWaitCount(&a.upDone[l], kUpGroups, a.relaxedWaits);
-        X8Pair xd[C::kX8Shared ? 1 : 3];
-        if constexpr (C::kX8Shared) {
-            constexpr int kPieces = C::kX8Bytes / 16;
-            for (int i = int(threadIdx.x); i < kPieces; i += C::kWarps * 32)
-                reinterpret_cast<int4*>(x8s)[i] = __ldcg(reinterpret_cast<const int4*>(a.act8) + i);
-            workersSync<C>();
-        } else {
-#pragma unroll
-            for (int j = 0; j < 3; ++j) xd[j] = loadX8L2(a.act8, F, unit + 64 * j);
-        }
-        float acc[DP];
-#pragma unroll
-        for (int p = 0; p < DP; ++p) {
-            const uint8_t* pg = take();
-            Q4K<true>::Raw r[3];
-#pragma unroll
-            for (int j = 0; j < 3; ++j) r[j] = loadShared(pg + slot * kDownRowBytes, unit + 64 * j);
-            release();
-            acc[p] = 0.0f;
-#pragma unroll
-            for (int j = 0; j < 3; ++j) {
-                if constexpr (C::kX8Shared)
-                    acc[p] += Q4K<true>::dot(r[j], loadX8Shared(x8s, F, unit + 64 * j), unit + 64 * j);
-                else
-                    acc[p] += Q4K<true>::dot(r[j], xd[j], unit + 64 * j);
-            }
-        }
-#pragma unroll
-        for (int p = 0; p < DP; ++p) {
-            const float v = warpSum(acc[p]);
-            if (lane == 0) downPart[warp][p] = v;
-        }
-        workersSync<C>();
-        if (warp == 0) {
-            const int p = lane / S, q = lane % S; // row lane of the group: page lane / S, slot lane % S
-            const int row = 32 * b + lane;
-            const float v = __ldcg(a.h + row) + downPart[2 * q][p] + downPart[2 * q + 1][p];
-            a.h[row] = v;
-            const Layer& next = a.layers[l + 1 < a.count ? l + 1 : l];
-            if (a.attention) writeNormGroup(v, row, next.attnNorm, a.xa8[(l + 1) & 1], a.groupSqA[(l + 1) & 1]);
-            else writeNormGroup(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
-            warpSignal(&a.hReady[l + 1], a.releaseSignal);
-        }
-        workersSync<C>(); // downPart is rewritten next layer
-    }
-}
-
-template <class C>
-__global__ void __launch_bounds__(C::kThreads, 1) dataflowFfn(Args a) {
-    extern __shared__ __align__(128) uint8_t ring[];
-    __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
-    initStages(full, empty, a.stages, C::kFullArrivals, C::kWarps);
-    if (threadIdx.x >= C::kWarps * 32) loader<C>(a, ring, full, empty);
-    else workers<C>(a, ring, reinterpret_cast<int8_t*>(ring + size_t(a.stages) * C::kStageBytes), full, empty);
-}
 
 // ---- set-up ------------------------------------------------------------------------------------
 
@@ -310,113 +130,6 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
     CK(cudaEventDestroy(b));
     std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
     return ms[reps / 2];
-}
-
-// --trace (kinds 7-9): one run of the whole kernel with %globaltimer stamps (dataflow_args.cuh's
-// TracePoint), summarised per layer (the first two and the last left out) as medians over layers
-// of: how long after the last block counted its group in the others started the next phase, how
-// long blocks waited, and how long each phase's work took.
-void traceTimeline(int kind, int stages, int count, int blocks, const std::function<void(unsigned long long*)>& run,
-                   cudaStream_t s) {
-    const size_t n = size_t(count) * blocks * kTracePoints;
-    unsigned long long* d = nullptr;
-    CK(cudaMalloc(&d, n * 8));
-    CK(cudaMemsetAsync(d, 0, n * 8, s));
-    run(d);
-    CK(cudaStreamSynchronize(s));
-    std::vector<unsigned long long> t(n);
-    CK(cudaMemcpy(t.data(), d, n * 8, cudaMemcpyDeviceToHost));
-    CK(cudaFree(d));
-    auto at = [&](int l, int b, int p) { return double(t[(size_t(l) * blocks + b) * kTracePoints + p]) * 1e-3; }; // µs
-    auto median = [](std::vector<double> v) {
-        std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-        return v[v.size() / 2];
-    };
-    auto maxOf = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
-    auto minOf = [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); };
-    const char* names[] = {"layer period",
-                           "up: first block starts after the last down signal",
-                           "up: median block starts after it",
-                           "up: last block starts after it",
-                           "up: a block's wait (median)",
-                           "up: a block's work, median",
-                           "up: a block's work, max",
-                           "up: last group signalled after the median start",
-                           "down: first block starts after the last up signal",
-                           "down: median block starts after it",
-                           "down: a block's wait (median)",
-                           "down: a block's work, median",
-                           "down: a block's work, max",
-                           "down: last signal after the median down start",
-                           "loader: ring full, issuing gate/up (median block)",
-                           "loader: ring full, issuing down (median block)",
-                           "workers: ring empty in gate/up (median block)",
-                           "workers: ring empty in down (median block)"};
-    constexpr int kRows = 18;
-    std::vector<std::vector<double>> rows(kRows);
-    const int down = std::min(blocks, kDownGroups);
-    for (int l = 2; l + 1 < count; ++l) {
-        std::vector<double> lastDown, upStart, upWait, upWork, upSig, downStart, downWait, downWork, downSig;
-        for (int b = 0; b < down; ++b) lastDown.push_back(at(l - 1, b, kDownSignalled));
-        for (int b = 0; b < blocks; ++b) {
-            upStart.push_back(at(l, b, kUpStart));
-            upWait.push_back(at(l, b, kUpStart) - at(l, b, kUpWaitBegin));
-            upWork.push_back(at(l, b, kUpEnd) - at(l, b, kUpStart));
-            upSig.push_back(at(l, b, kUpSignalled));
-        }
-        for (int b = 0; b < down; ++b) {
-            downStart.push_back(at(l, b, kDownStart));
-            downWait.push_back(at(l, b, kDownStart) - at(l, b, kUpEnd));
-            downWork.push_back(at(l, b, kDownEnd) - at(l, b, kDownStart));
-            downSig.push_back(at(l, b, kDownSignalled));
-        }
-        std::vector<double> stall[4];
-        for (int i = 0; i < 4; ++i)
-            for (int b = 0; b < (i % 2 ? down : blocks); ++b) stall[i].push_back(at(l, b, kLoaderFullUp + i));
-        const double D = maxOf(lastDown), U = maxOf(upSig);
-        const double v[kRows] = {maxOf(downSig) - D,
-                                 minOf(upStart) - D,
-                                 median(upStart) - D,
-                                 maxOf(upStart) - D,
-                                 median(upWait),
-                                 median(upWork),
-                                 maxOf(upWork),
-                                 U - median(upStart),
-                                 minOf(downStart) - U,
-                                 median(downStart) - U,
-                                 median(downWait),
-                                 median(downWork),
-                                 maxOf(downWork),
-                                 maxOf(downSig) - median(downStart),
-                                 median(stall[0]),
-                                 median(stall[1]),
-                                 median(stall[2]),
-                                 median(stall[3])};
-        for (int i = 0; i < kRows; ++i) rows[i].push_back(v[i]);
-    }
-    if (rows[0].empty()) return;
-    // Which blocks are slow in gate/up: each block's last group counted in after its own start
-    // (median over layers), with its group count and SM.
-    struct Slow {
-        int block, groups, sm;
-        double us;
-    };
-    std::vector<Slow> perBlock;
-    for (int b = 0; b < blocks; ++b) {
-        std::vector<double> v;
-        for (int l = 2; l + 1 < count; ++l) v.push_back(at(l, b, kUpSignalled) - at(l, b, kUpStart));
-        perBlock.push_back({b, (b + 1) * kUpGroups / blocks - b * kUpGroups / blocks,
-                            int(t[(size_t(2) * blocks + b) * kTracePoints + kSm]), median(v)});
-    }
-    std::sort(perBlock.begin(), perBlock.end(), [](const Slow& x, const Slow& y) { return x.us > y.us; });
-    std::printf("  gate/up, a block's start to its last group counted in (median over layers), slowest first:\n   ");
-    for (size_t i = 0; i < perBlock.size(); ++i)
-        if (i < 12 || i + 4 >= perBlock.size())
-            std::printf(" b%d(%dg,sm%d)=%.2f%s", perBlock[i].block, perBlock[i].groups, perBlock[i].sm, perBlock[i].us,
-                        i == 11 ? " ..." : "");
-    std::printf("\n");
-    std::printf("timeline of kernel %d, %d stages (medians over layers 2..%d, µs):\n", kind, stages, count - 2);
-    for (int i = 0; i < kRows; ++i) std::printf("  %-52s %7.2f\n", names[i], median(rows[i]));
 }
 
 } // namespace
@@ -671,10 +384,17 @@ int main(int argc, char** argv) {
                 configs.push_back(c);
         }
     }
-    if (trace) {
-        for (const Config& c : configs) traceTimeline(c.kind, c.stages, count, prop.multiProcessorCount,
-                                                      [&](unsigned long long* t) { dataflow(c, 1, 1, 0, t); }, s);
-    }
+    if (trace) // one run of the whole kernel with the stamps (kinds 7-9), summarised
+        for (const Config& c : configs) {
+            const size_t n = size_t(count) * prop.multiProcessorCount * kTracePoints;
+            unsigned long long* d = static_cast<unsigned long long*>(alloc(n * 8));
+            CK(cudaMemsetAsync(d, 0, n * 8, s));
+            dataflow(c, 1, 1, 0, d);
+            std::vector<unsigned long long> stamps(n);
+            CK(cudaMemcpyAsync(stamps.data(), d, n * 8, cudaMemcpyDeviceToHost, s));
+            CK(cudaStreamSynchronize(s));
+            printTimeline(stamps, c.kind, c.stages, count, prop.multiProcessorCount);
+        }
     for (const Config& c : configs)
         for (int release : {0, 1}) {
             reset();

@@ -61,13 +61,12 @@ struct MmaConfig {
 // D = A·B for A 16×32 u8 (this thread's a0..a3), B 32×8 s8 (b0, b1); returns D[g][2t] and D[g+8][2t].
 __device__ __forceinline__ int2 mmaU8S8(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
                                         uint32_t b1) {
-    int d0, d1, d2, d3;
+    int d[4]; // columns 2t and 2t + 1 of rows g and g + 8: equal columns, so d[1] and d[3] repeat d[0], d[2]
     asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
                  "{%10,%10,%10,%10};"
-                 : "=r"(d0), "=r"(d1), "=r"(d2), "=r"(d3)
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(0));
-    (void)d1, (void)d3;
-    return make_int2(d0, d2);
+    return make_int2(d[0], d[2]);
 }
 
 // This lane's share of one tile (in shared memory) · x for rows g and g + 8 of the tile: the mma

@@ -43,19 +43,24 @@ __device__ __forceinline__ MmaX mmaX(int8_t* base, int k) {
 }
 
 // PB tiles a page, W worker warps; E: a warp of its own does the groups' epilogues (below).
-// T: the --trace stamps compiled in.
-template <int PB, int W = 8, bool E = false, bool T = true>
+// T: the --trace stamps compiled in. P: per-warp pages — each page goes to one warp, which takes all of
+// its tiles (8 workers, an epilogue warp; gate/up pages of 8 tiles, one a warp a group; down pages of 6,
+// two a warp a group), so a stage is freed by one warp and the workers do not drift apart on pages
+// they share.
+template <int PB, int W = 8, bool E = false, bool T = true, bool P = false>
 struct MmaConfig {
-    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T;
+    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kPerWarp = P;
     static constexpr int kWarps = W, kThreads = (kWarps + 1 + E) * 32;
-    static constexpr int kPageTiles = PB, kWarpTiles = PB / kWarps;
+    static constexpr int kUpPageTiles = PB, kDownPageTiles = P ? 6 : PB;
+    static constexpr int kWarpTiles = P ? PB : PB / kWarps; // gate/up tiles a warp takes of a page
     static constexpr int kStageBytes = PB * kTileBytes;
     static constexpr int kX8Bytes = int(MmaX::bytes(F)); // the phase's x, after the ring
     static constexpr int kUpColumns = H / 256, kDownColumns = F / 256;
-    static constexpr int kUpPagesPerTile = kUpColumns / PB, kDownPagesPerTile = kDownColumns / PB;
+    static constexpr int kUpPagesPerTile = kUpColumns / PB, kDownPagesPerTile = kDownColumns / kDownPageTiles;
     static constexpr int kUpPages = 4 * kUpPagesPerTile;     // a gate/up group: 2 row tiles of each matrix
     static constexpr int kDownPages = 2 * kDownPagesPerTile; // a down group: 2 row tiles
-    static_assert(PB % kWarps == 0 && kUpColumns % PB == 0 && kDownColumns % PB == 0);
+    static_assert(PB % kWarps == 0 && kUpColumns % PB == 0 && kDownColumns % kDownPageTiles == 0);
+    static_assert(!P || (E && W == 8 && kUpPages == W && kDownPages == 2 * W));
 };
 
 // D = A·B for A 16×32 u8 (this thread's a0..a3), B 32×8 s8 (b0, b1); returns D[g][2t] and D[g+8][2t].
@@ -115,7 +120,7 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
     unsigned page = 0;
     int layer = 0;
     TracePoint phase = kLoaderFullUp;
-    auto issue = [&](const uint8_t* src) {
+    auto issue = [&](const uint8_t* src, unsigned bytes) { // a page of `bytes` ≤ a stage
         const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
         if (C::kTrace && a.trace) {
             const unsigned long long t0 = globalNs();
@@ -125,28 +130,28 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
             mbarWait(&empty[s], (round & 1u) ^ 1u, a.suspendNs);
         }
         if (a.loads) {
-            mbarExpect(&full[s], C::kStageBytes);
-            bulkLoad(ring + size_t(s) * C::kStageBytes, src, C::kStageBytes, &full[s]);
+            mbarExpect(&full[s], bytes);
+            bulkLoad(ring + size_t(s) * C::kStageBytes, src, bytes, &full[s]);
         } else {
             mbarArrive(&full[s]);
         }
         ++page;
     };
-    auto rowTile = [&](const uint8_t* m, int columns, int rt) {
-        for (int p = 0; p < columns / C::kPageTiles; ++p)
-            issue(m + (size_t(rt) * columns + size_t(p) * C::kPageTiles) * kTileBytes);
+    auto rowTile = [&](const uint8_t* m, int columns, int pageTiles, int rt) {
+        for (int p = 0; p < columns / pageTiles; ++p)
+            issue(m + (size_t(rt) * columns + size_t(p) * pageTiles) * kTileBytes, unsigned(pageTiles * kTileBytes));
     };
     for (int l = 0; l < a.count; ++l) {
         const Layer& L = a.layers[l];
         layer = l, phase = kLoaderFullUp;
         for (int g = upBegin(b); g < upEnd(b); ++g)
             for (int half = 0; half < 2; ++half) {
-                rowTile(L.gate, C::kUpColumns, 2 * g + half);
-                rowTile(L.up, C::kUpColumns, 2 * g + half);
+                rowTile(L.gate, C::kUpColumns, C::kUpPageTiles, 2 * g + half);
+                rowTile(L.up, C::kUpColumns, C::kUpPageTiles, 2 * g + half);
             }
         phase = kLoaderFullDown;
         if (ownsDown(b))
-            for (int half = 0; half < 2; ++half) rowTile(L.down, C::kDownColumns, 2 * b + half);
+            for (int half = 0; half < 2; ++half) rowTile(L.down, C::kDownColumns, C::kDownPageTiles, 2 * b + half);
     }
 }
 
@@ -225,7 +230,8 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
     auto& downPart = P.down;
     const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
     const int g = lane >> 2, t = lane & 3;
-    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, 0u, 1u};
+    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs,
+                    C::kPerWarp ? unsigned(warp) : 0u, C::kPerWarp ? unsigned(C::kWarps) : 1u};
     auto sync = [] { workersSync<C>(); };
     auto take = [&](int l, TracePoint p) { // warp 0 sums its waits for pages under --trace
         if (!C::kTrace || !a.trace || warp != 0) return pages.take();
@@ -253,14 +259,15 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         }
         sync();
     };
-    // The next page (k-page kp of its row tile): this warp's WT tiles of it · x.
-    auto pageDot = [&](int l, TracePoint waitPoint, int k, int kp) {
+    // The next page (k-page kp of its row tile, pageTiles tiles): N of its tiles from `first` · x.
+    auto pageDot = [&](auto n, int l, TracePoint waitPoint, int k, int kp, int pageTiles, int first) {
+        constexpr int N = decltype(n)::value;
         const uint8_t* pg = take(l, waitPoint);
         const MmaX x = mmaX(x8s, k);
         float2 s = make_float2(0.0f, 0.0f);
-#pragma unroll
-        for (int i = 0; i < WT; ++i) {
-            const int tile = WT * warp + i, column = kp * C::kPageTiles + tile;
+#pragma unroll 2 // two tiles' loads in flight; a whole page of them spills
+        for (int i = 0; i < N; ++i) {
+            const int tile = first + i, column = kp * pageTiles + tile;
             const float2 d = tileDot(pg + size_t(tile) * kTileBytes, x.frags + (column * 4 + t) * 8, x.recs[column * 4 + t]);
             s.x += d.x, s.y += d.y;
         }
@@ -286,12 +293,24 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         if (C::kTrace && warp == 0) stamp(a, l, kUpStart), stampSm(a, l);
         for (int grp = upBegin(b); grp < upEnd(b); ++grp) {
             float2 acc[2][2]; // [half][gate, up]: rows g, g + 8 of the row tile
+            if constexpr (C::kPerWarp) { // page `warp` of the group, all its tiles; the other sums 0
+                const int half = warp / (2 * UPT), mat = (warp / UPT) & 1, kp = warp % UPT;
+                const float2 s = pageDot(std::integral_constant<int, C::kUpPageTiles>{}, l, kWorkerEmptyUp, H, kp,
+                                         C::kUpPageTiles, 0);
 #pragma unroll
-            for (int p = 0; p < UP; ++p) {
-                const int half = p / (2 * UPT), mat = (p / UPT) & 1, kp = p % UPT;
-                const float2 s = pageDot(l, kWorkerEmptyUp, H, kp);
-                if (kp == 0) acc[half][mat] = s;
-                else acc[half][mat].x += s.x, acc[half][mat].y += s.y;
+                for (int hh = 0; hh < 2; ++hh)
+#pragma unroll
+                    for (int mm = 0; mm < 2; ++mm)
+                        acc[hh][mm] = hh == half && mm == mat ? s : make_float2(0.0f, 0.0f);
+            } else {
+#pragma unroll
+                for (int p = 0; p < UP; ++p) {
+                    const int half = p / (2 * UPT), mat = (p / UPT) & 1, kp = p % UPT;
+                    const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyUp, H, kp,
+                                             C::kUpPageTiles, WT * warp);
+                    if (kp == 0) acc[half][mat] = s;
+                    else acc[half][mat].x += s.x, acc[half][mat].y += s.y;
+                }
             }
 #pragma unroll
             for (int half = 0; half < 2; ++half)
@@ -332,12 +351,20 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         copyX8(a.act8, F);
         if (C::kTrace && warp == 0) stamp(a, l, kDownStart);
         float2 acc[2];
+        if constexpr (C::kPerWarp) { // pages `warp` (half 0) and `warp` + W (half 1): k-page `warp` of each
 #pragma unroll
-        for (int p = 0; p < C::kDownPages; ++p) {
-            const int half = p / DPT, kp = p % DPT;
-            const float2 s = pageDot(l, kWorkerEmptyDown, F, kp);
-            if (kp == 0) acc[half] = s;
-            else acc[half].x += s.x, acc[half].y += s.y;
+            for (int half = 0; half < 2; ++half)
+                acc[half] = pageDot(std::integral_constant<int, C::kDownPageTiles>{}, l, kWorkerEmptyDown, F, warp,
+                                    C::kDownPageTiles, 0);
+        } else {
+#pragma unroll
+            for (int p = 0; p < C::kDownPages; ++p) {
+                const int half = p / DPT, kp = p % DPT;
+                const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyDown, F, kp,
+                                         C::kDownPageTiles, WT * warp);
+                if (kp == 0) acc[half] = s;
+                else acc[half].x += s.x, acc[half].y += s.y;
+            }
         }
 #pragma unroll
         for (int half = 0; half < 2; ++half) acc[half] = sumOverT(acc[half]);
@@ -373,7 +400,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) dataflowMma(Args a) {
     __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
     __shared__ Parts<C> parts;
     parts.init();
-    initStages(full, empty, a.stages, 1, C::kWarps); // (its barrier also covers parts.init)
+    initStages(full, empty, a.stages, 1, C::kPerWarp ? 1 : C::kWarps); // (its barrier also covers parts.init)
     const int warp = int(threadIdx.x >> 5);
     if (warp == C::kWarps + C::kEpilogue) tileLoader<C>(a, ring, full, empty);
     else if (warp == C::kWarps) mmaEpilogue<C>(a, parts);

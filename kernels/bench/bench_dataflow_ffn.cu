@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..11] [--attention] [--variant V] [--opts O]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..14] [--attention] [--variant V] [--opts O]
 //                         [--trace]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
@@ -35,8 +35,8 @@
 // 16-byte cp.async pieces (what consumer GPUs without bulk copies would run) beside the bulk one.
 // --opts: bit 0 polls counters with relaxed loads and one acquire, bit 1 lets mbarrier waits
 // suspend; --variant V times only variant V (for ncu). Kinds 0-3 are dataflow_workers.cuh (dp4a);
-// kinds 4-11 dataflow_mma.cuh (the dots on the tensor cores, weights repacked into tiles of 16 rows;
-// FFN only; see the kinds table below); --trace prints kinds 7-9's timeline of a layer
+// kinds 4-14 dataflow_mma.cuh (the dots on the tensor cores, weights repacked into tiles of 16 rows;
+// FFN only; see the kinds table below); --trace prints the timeline of kinds 7-9, 12 and 14 of a layer
 // (dataflow_trace.cuh: hand-over latencies, phase times, ring stalls).
 // (Kind 4 was a thread per Q4_K block of four rows until b7d842e: slower than kind 0.)
 #include <cuda_fp16.h>
@@ -143,13 +143,13 @@ int main(int argc, char** argv) {
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 11)};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 14)};
         else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
         else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..11] [--attention] [--variant 0..4] [--opts 0..3] [--trace]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -277,7 +277,9 @@ int main(int argc, char** argv) {
     // A configuration: a Workers<W, X8S, BULK> kernel (kind 0: <8, registers>, 1: <8, shared>, 2:
     // <16, shared>, 3: <8, shared, cp.async loader>) or dataflow_mma.cuh's (4: pages of 16 tiles, 5: of 8, 6: of 16 with 16 workers; 7, 8:
     // pages of 8 and 16 tiles with an epilogue warp; 9: 16 workers and an epilogue warp;
-    // 10: kind 7 without the trace points compiled in; 11: kind 10 with each page taken by one warp), with S
+    // 10: kind 7 without the trace points compiled in; 11: kind 10 with x written in fragment order by its
+    // producers and taken in one bulk copy; 12: kind 11 with the trace points; 13, 14: kinds 11, 12 with
+    // pages taken two at a time), with S
     // stages (as many as fit when S is 0).
     struct Config {
         int kind, stages;
@@ -299,7 +301,10 @@ int main(int argc, char** argv) {
     using M16E = MmaConfig<16, 8, true>;
     using M16x16E = MmaConfig<16, 16, true>;
     using M8EQ = MmaConfig<8, 8, true, false>;
-    using M8EP = MmaConfig<8, 8, true, false, true>;
+    using M8ED = MmaConfig<8, 8, true, false, true>;
+    using M8EDT = MmaConfig<8, 8, true, true, true>;
+    using M8EDQ = MmaConfig<8, 8, true, false, true, true>;
+    using M8EDQT = MmaConfig<8, 8, true, true, true, true>;
     const Kind kinds[] = {
         {dataflowFfn<K0>, K0::kWarps, K0::kThreads, K0::kStageBytes, K0::kX8Bytes, "act's X8 in registers"},
         {dataflowFfn<K1>, K1::kWarps, K1::kThreads, K1::kStageBytes, K1::kX8Bytes, "act's X8 in shared memory"},
@@ -320,8 +325,14 @@ int main(int argc, char** argv) {
          "mma dots, pages of 16 tiles, an epilogue warp", true},
         {dataflowMma<M8EQ>, M8EQ::kWarps, M8EQ::kThreads, M8EQ::kStageBytes, M8EQ::kX8Bytes,
          "mma dots, pages of 8 tiles, an epilogue warp, no trace points", true},
-        {dataflowMma<M8EP>, M8EP::kWarps, M8EP::kThreads, M8EP::kStageBytes, M8EP::kX8Bytes,
-         "mma dots, a page to one warp (8 / 6 tiles), an epilogue warp", true},
+        {dataflowMma<M8ED>, M8ED::kWarps, M8ED::kThreads, M8ED::kStageBytes, M8ED::kX8Bytes,
+         "mma dots, pages of 8 tiles, an epilogue warp, x written in fragment order, no trace points", true},
+        {dataflowMma<M8EDT>, M8EDT::kWarps, M8EDT::kThreads, M8EDT::kStageBytes, M8EDT::kX8Bytes,
+         "mma dots, pages of 8 tiles, an epilogue warp, x written in fragment order", true},
+        {dataflowMma<M8EDQ>, M8EDQ::kWarps, M8EDQ::kThreads, M8EDQ::kStageBytes, M8EDQ::kX8Bytes,
+         "mma dots, pages of 8 tiles taken in pairs, an epilogue warp, x written in fragment order, no trace points", true},
+        {dataflowMma<M8EDQT>, M8EDQT::kWarps, M8EDQT::kThreads, M8EDQT::kStageBytes, M8EDQT::kX8Bytes,
+         "mma dots, pages of 8 tiles taken in pairs, an epilogue warp, x written in fragment order", true},
     };
     constexpr int kKinds = int(sizeof(kinds) / sizeof(kinds[0]));
     auto stagesOf = [](const Kind& k, int want) {
@@ -387,7 +398,7 @@ int main(int argc, char** argv) {
                 configs.push_back(c);
         }
     }
-    if (trace) // one run of the whole kernel with the stamps (kinds 7-9), summarised
+    if (trace) // one run of the whole kernel with the stamps (kinds 7-9, 12, 14), summarised
         for (const Config& c : configs) {
             const size_t n = size_t(count) * prop.multiProcessorCount * kTracePoints;
             unsigned long long* d = static_cast<unsigned long long*>(alloc(n * 8));

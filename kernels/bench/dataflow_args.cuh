@@ -148,8 +148,8 @@ struct RingPages {
     uint64_t* empty;
     int stageBytes;
     unsigned stages, suspendNs, page, step;
-    __device__ const uint8_t* take() {
-        const unsigned s = page % stages, round = page / stages;
+    __device__ const uint8_t* take(unsigned ahead = 0) { // the next page, or the one `ahead` pages after it
+        const unsigned p = page + ahead * step, s = p % stages, round = p / stages;
         mbarWait(&full[s], round & 1u, suspendNs);
         return ring + size_t(s) * unsigned(stageBytes);
     }

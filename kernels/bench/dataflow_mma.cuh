@@ -36,23 +36,25 @@ constexpr int kTileBytes = 16 * 144;
 struct MmaX {
     uint2* frags;  // [column][t][group of the column]
     float4* recs;  // [column][t]
-    static constexpr size_t bytes(int k) { return size_t(k / 256) * 4 * (8 * 8 + 16); }
+    __host__ __device__ static constexpr size_t bytes(int k) { return size_t(k / 256) * 4 * (8 * 8 + 16); }
 };
 __device__ __forceinline__ MmaX mmaX(int8_t* base, int k) {
     return {reinterpret_cast<uint2*>(base), reinterpret_cast<float4*>(base + size_t(k / 256) * 4 * 64)};
 }
 
 // PB tiles a page, W worker warps; E: a warp of its own does the groups' epilogues (below).
-// T: the --trace stamps compiled in. P: per-warp pages — each page goes to one warp, which takes all of
-// its tiles (8 workers, an epilogue warp; gate/up pages of 8 tiles, one a warp a group; down pages of 6,
-// two a warp a group), so a stage is freed by one warp and the workers do not drift apart on pages
-// they share.
-template <int PB, int W = 8, bool E = false, bool T = true, bool P = false>
+// T: the --trace stamps compiled in. D: the producers of x write it in the fragment layout (MmaX) in
+// global memory, so after its wait a phase takes x with one bulk copy instead of rewriting it.
+// Q: a warp takes two pages at once, so that two tiles' loads and mmas are in flight (with 8 tiles a
+// page and 8 workers a warp has one tile a page, and each page's wait serialises it).
+// (P, per-warp pages — a page to one warp, so a stage is freed by one warp — was kind 11 at b24f791:
+// slower, 30.5 µs a layer against 27.5.)
+template <int PB, int W = 8, bool E = false, bool T = true, bool D = false, bool Q = false>
 struct MmaConfig {
-    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kPerWarp = P;
+    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kDirectX = D, kPairs = Q;
     static constexpr int kWarps = W, kThreads = (kWarps + 1 + E) * 32;
-    static constexpr int kUpPageTiles = PB, kDownPageTiles = P ? 6 : PB;
-    static constexpr int kWarpTiles = P ? PB : PB / kWarps; // gate/up tiles a warp takes of a page
+    static constexpr int kUpPageTiles = PB, kDownPageTiles = PB;
+    static constexpr int kWarpTiles = PB / kWarps; // tiles a warp takes of a page
     static constexpr int kStageBytes = PB * kTileBytes;
     static constexpr int kX8Bytes = int(MmaX::bytes(F)); // the phase's x, after the ring
     static constexpr int kUpColumns = H / 256, kDownColumns = F / 256;
@@ -60,14 +62,51 @@ struct MmaConfig {
     static constexpr int kUpPages = 4 * kUpPagesPerTile;     // a gate/up group: 2 row tiles of each matrix
     static constexpr int kDownPages = 2 * kDownPagesPerTile; // a down group: 2 row tiles
     static_assert(PB % kWarps == 0 && kUpColumns % PB == 0 && kDownColumns % kDownPageTiles == 0);
-    static_assert(!P || (E && W == 8 && kUpPages == W && kDownPages == 2 * W));
+    static_assert(!D || E, "x in the fragment layout is written by the epilogue warp");
+    static_assert(!Q || (kUpPagesPerTile % 2 == 0 && kDownPagesPerTile % 2 == 0), "pairs of one row tile");
 };
+
+// Called by a whole warp, lane l holding element l of group `group` of a k-element vector: the
+// group as storeX8Group quantizes it (the same int8 values, d and d·Σq), written straight into the
+// MmaX layout at `base` (global memory) — the fragments' words and its half of the chunk's record.
+__device__ __forceinline__ void storeMmaXGroup(float v, int lane, int k, int group, int8_t* base) {
+    float amax = fabsf(v);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+    const float d = amax / 127.0f;
+    const int q = amax > 0.0f ? max(-127, min(127, __float2int_rn(v * (127.0f / amax)))) : 0;
+    int sum = q;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    uint32_t word = uint32_t(q) & 0xFFu; // lane 4i gathers elements 4i..4i+3
+#pragma unroll
+    for (int i = 1; i < 4; ++i) word |= (uint32_t(__shfl_down_sync(0xffffffffu, q, i)) & 0xFFu) << (8 * i);
+    const MmaX x = mmaX(base, k);
+    const int column = group >> 3, j = group & 7;
+    if ((lane & 3) == 0) // lanes 0-15: the fragment's .x (elements 4t..), 16-31: .y (16 + 4t..)
+        reinterpret_cast<uint32_t*>(x.frags + (column * 4 + ((lane >> 2) & 3)) * 8 + j)[lane >> 4] = word;
+    if (lane == 0)
+        *reinterpret_cast<float2*>(reinterpret_cast<float*>(x.recs + column * 4 + (j >> 1)) + 2 * (j & 1)) =
+            make_float2(d, d * float(sum));
+}
+
+// A group of h rows for the next phase (writeNormGroup), in the layout config C consumes.
+template <class C>
+__device__ __forceinline__ void normGroup(float v, int row, const float* w, int8_t* xn, float* sq) {
+    if constexpr (C::kDirectX) {
+        storeMmaXGroup(v * w[row], int(threadIdx.x & 31), H, row >> 5, xn);
+        const float s = warpSum(v * v);
+        if ((threadIdx.x & 31) == 0) sq[row >> 5] = s;
+    } else {
+        writeNormGroup(v, row, w, xn, sq);
+    }
+}
 
 // D = A·B for A 16×32 u8 (this thread's a0..a3), B 32×8 s8 (b0, b1); returns D[g][2t] and D[g+8][2t].
 __device__ __forceinline__ int2 mmaU8S8(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
                                         uint32_t b1) {
     int d[4]; // columns 2t and 2t + 1 of rows g and g + 8: equal columns, so d[1] and d[3] repeat d[0], d[2]
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+    asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
                  "{%10,%10,%10,%10};"
                  : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(0));
@@ -166,11 +205,13 @@ struct Parts {
     float down[C::kWarps][2][16];     // [warp][half][row of the tile]
     uint64_t upFull[2], upEmpty[2], downFull, downEmpty;
     uint64_t hSeen; // worker warp 0 has seen this layer's h complete (the block's only poller of it)
+    uint64_t xFull; // kDirectX: the phase's x has landed (one bulk copy a phase)
     static constexpr unsigned kArrivals = C::kWarps * 8; // the lanes t = 0 of every worker warp
     __device__ void init() {
         if (threadIdx.x == 0) {
             for (int j = 0; j < 2; ++j) mbarInit(&upFull[j], kArrivals), mbarInit(&upEmpty[j], 1);
             mbarInit(&downFull, kArrivals), mbarInit(&downEmpty, 1), mbarInit(&hSeen, 1);
+            mbarInit(&xFull, 1);
         }
     }
 };
@@ -186,7 +227,7 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
     };
     if (ownsDown(b)) {
         const int row = 32 * b + lane;
-        writeNormGroup(__ldcg(a.h + row), row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
+        normGroup<C>(__ldcg(a.h + row), row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
         warpSignal(&a.hReady[0], a.releaseSignal);
     }
     unsigned parity = 0;
@@ -203,7 +244,8 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
                 up += P.up[j][w][lane >> 4][1][lane & 15];
             }
             handBack(&P.upEmpty[j]);
-            storeX8Group(silu(gate * inv) * (up * inv), lane, F, grp, a.act8);
+            if constexpr (C::kDirectX) storeMmaXGroup(silu(gate * inv) * (up * inv), lane, F, grp, a.act8);
+            else storeX8Group(silu(gate * inv) * (up * inv), lane, F, grp, a.act8);
             warpSignal(&a.upDone[l], a.releaseSignal);
             if constexpr (C::kTrace) stamp(a, l, kUpSignalled);
         }
@@ -216,7 +258,7 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
         const int row = 32 * b + lane;
         a.h[row] = v;
         const Layer& next = a.layers[l + 1 < a.count ? l + 1 : l];
-        writeNormGroup(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
+        normGroup<C>(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
         warpSignal(&a.hReady[l + 1], a.releaseSignal);
         if constexpr (C::kTrace) stamp(a, l, kDownSignalled);
     }
@@ -230,21 +272,33 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
     auto& downPart = P.down;
     const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
     const int g = lane >> 2, t = lane & 3;
-    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs,
-                    C::kPerWarp ? unsigned(warp) : 0u, C::kPerWarp ? unsigned(C::kWarps) : 1u};
+    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, 0u, 1u};
     auto sync = [] { workersSync<C>(); };
-    auto take = [&](int l, TracePoint p) { // warp 0 sums its waits for pages under --trace
-        if (!C::kTrace || !a.trace || warp != 0) return pages.take();
+    auto take = [&](int l, TracePoint p, unsigned ahead = 0) { // warp 0 sums its waits for pages under --trace
+        if (!C::kTrace || !a.trace || warp != 0) return pages.take(ahead);
         const unsigned long long t0 = globalNs();
-        const uint8_t* pg = pages.take();
+        const uint8_t* pg = pages.take(ahead);
         addDuration(a, l, p, globalNs() - t0);
         return pg;
     };
     // The phase's x in the fragment layout (MmaX), from the X8 vector that other blocks wrote during
     // this kernel (through L2). Every warp has waited for the vector itself; the previous phase's
     // reads ended at a sync.
+    // kDirectX: the producers wrote that layout already; thread 0 (warp 0, which waited for the count)
+    // copies it in one bulk copy, behind a proxy fence (generic writes seen through the acquire, read
+    // by the async proxy).
+    unsigned xPhases = 0;
     auto copyX8 = [&](const int8_t* src, int k) {
         if constexpr (C::kEpilogue) sync(); // no group's barrier has ended the previous phase's reads
+        if constexpr (C::kDirectX) {
+            if (threadIdx.x == 0) {
+                asm volatile("fence.proxy.async.global;" ::: "memory");
+                mbarExpect(&P.xFull, unsigned(MmaX::bytes(k)));
+                bulkLoad(x8s, src, unsigned(MmaX::bytes(k)), &P.xFull);
+            }
+            mbarWait(&P.xFull, xPhases++ & 1u);
+            return;
+        }
         const MmaX x = mmaX(x8s, k);
         for (int i = int(threadIdx.x); i < k / 8; i += C::kWarps * 32) { // i = 4·group + t
             const int group = i >> 2, tt = i & 3;
@@ -274,6 +328,25 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         pages.release();
         return s;
     };
+    // kPairs: pages kp and kp + 1 of a row tile (the next two of the stream), N tiles of each.
+    auto pairDot = [&](auto n, int l, TracePoint waitPoint, int k, int kp, int pageTiles, int first) {
+        constexpr int N = decltype(n)::value;
+        const uint8_t* pg[2] = {take(l, waitPoint), take(l, waitPoint, 1)};
+        const MmaX x = mmaX(x8s, k);
+        float2 s = make_float2(0.0f, 0.0f);
+#pragma unroll
+        for (int j = 0; j < 2; ++j)
+#pragma unroll
+            for (int i = 0; i < N; ++i) {
+                const int tile = first + i, column = (kp + j) * pageTiles + tile;
+                const float2 d = tileDot(pg[j] + size_t(tile) * kTileBytes, x.frags + (column * 4 + t) * 8,
+                                         x.recs[column * 4 + t]);
+                s.x += d.x, s.y += d.y;
+            }
+        pages.release();
+        pages.release();
+        return s;
+    };
 
     if (!C::kEpilogue && ownsDown(b) && warp == 0) { // prologue: layer 0's X8 of h·w
         const int row = 32 * b + lane;
@@ -293,24 +366,15 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         if (C::kTrace && warp == 0) stamp(a, l, kUpStart), stampSm(a, l);
         for (int grp = upBegin(b); grp < upEnd(b); ++grp) {
             float2 acc[2][2]; // [half][gate, up]: rows g, g + 8 of the row tile
-            if constexpr (C::kPerWarp) { // page `warp` of the group, all its tiles; the other sums 0
-                const int half = warp / (2 * UPT), mat = (warp / UPT) & 1, kp = warp % UPT;
-                const float2 s = pageDot(std::integral_constant<int, C::kUpPageTiles>{}, l, kWorkerEmptyUp, H, kp,
-                                         C::kUpPageTiles, 0);
 #pragma unroll
-                for (int hh = 0; hh < 2; ++hh)
-#pragma unroll
-                    for (int mm = 0; mm < 2; ++mm)
-                        acc[hh][mm] = hh == half && mm == mat ? s : make_float2(0.0f, 0.0f);
-            } else {
-#pragma unroll
-                for (int p = 0; p < UP; ++p) {
-                    const int half = p / (2 * UPT), mat = (p / UPT) & 1, kp = p % UPT;
-                    const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyUp, H, kp,
-                                             C::kUpPageTiles, WT * warp);
-                    if (kp == 0) acc[half][mat] = s;
-                    else acc[half][mat].x += s.x, acc[half][mat].y += s.y;
-                }
+            for (int p = 0; p < UP; p += 1 + C::kPairs) {
+                const int half = p / (2 * UPT), mat = (p / UPT) & 1, kp = p % UPT;
+                const float2 s = C::kPairs ? pairDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyUp, H, kp,
+                                                     C::kUpPageTiles, WT * warp)
+                                           : pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyUp, H, kp,
+                                                     C::kUpPageTiles, WT * warp);
+                if (kp == 0) acc[half][mat] = s;
+                else acc[half][mat].x += s.x, acc[half][mat].y += s.y;
             }
 #pragma unroll
             for (int half = 0; half < 2; ++half)
@@ -351,20 +415,15 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         copyX8(a.act8, F);
         if (C::kTrace && warp == 0) stamp(a, l, kDownStart);
         float2 acc[2];
-        if constexpr (C::kPerWarp) { // pages `warp` (half 0) and `warp` + W (half 1): k-page `warp` of each
 #pragma unroll
-            for (int half = 0; half < 2; ++half)
-                acc[half] = pageDot(std::integral_constant<int, C::kDownPageTiles>{}, l, kWorkerEmptyDown, F, warp,
-                                    C::kDownPageTiles, 0);
-        } else {
-#pragma unroll
-            for (int p = 0; p < C::kDownPages; ++p) {
-                const int half = p / DPT, kp = p % DPT;
-                const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyDown, F, kp,
-                                         C::kDownPageTiles, WT * warp);
-                if (kp == 0) acc[half] = s;
-                else acc[half].x += s.x, acc[half].y += s.y;
-            }
+        for (int p = 0; p < C::kDownPages; p += 1 + C::kPairs) {
+            const int half = p / DPT, kp = p % DPT;
+            const float2 s = C::kPairs ? pairDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyDown, F, kp,
+                                                 C::kDownPageTiles, WT * warp)
+                                       : pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyDown, F, kp,
+                                                 C::kDownPageTiles, WT * warp);
+            if (kp == 0) acc[half] = s;
+            else acc[half].x += s.x, acc[half].y += s.y;
         }
 #pragma unroll
         for (int half = 0; half < 2; ++half) acc[half] = sumOverT(acc[half]);
@@ -400,7 +459,7 @@ __global__ void __launch_bounds__(C::kThreads, 1) dataflowMma(Args a) {
     __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
     __shared__ Parts<C> parts;
     parts.init();
-    initStages(full, empty, a.stages, 1, C::kPerWarp ? 1 : C::kWarps); // (its barrier also covers parts.init)
+    initStages(full, empty, a.stages, 1, C::kWarps); // (its barrier also covers parts.init)
     const int warp = int(threadIdx.x >> 5);
     if (warp == C::kWarps + C::kEpilogue) tileLoader<C>(a, ring, full, empty);
     else if (warp == C::kWarps) mmaEpilogue<C>(a, parts);

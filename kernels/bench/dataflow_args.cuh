@@ -70,6 +70,8 @@ enum TracePoint {
     kWorkerEmptyUp,
     kWorkerEmptyDown,
     kSm, // the SM the block runs on (%smid), not a time
+    kUpEndLast,   // workers: the last worker warp's last gate/up group handed over (kUpEnd is warp 0's)
+    kDownEndLast, // workers: the last worker warp's down group handed over
     kTracePoints
 };
 __device__ __forceinline__ unsigned long long globalNs() {
@@ -86,6 +88,10 @@ __device__ __forceinline__ void stampSm(const Args& a, int layer) {
     unsigned sm;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
     a.trace[(size_t(layer) * gridDim.x + blockIdx.x) * kTracePoints + kSm] = sm;
+}
+__device__ __forceinline__ void stampLast(const Args& a, int layer, TracePoint p) { // the latest of the warps
+    if (!a.trace || (threadIdx.x & 31) != 0) return;
+    atomicMax(&a.trace[(size_t(layer) * gridDim.x + blockIdx.x) * kTracePoints + p], globalNs());
 }
 __device__ __forceinline__ void addDuration(const Args& a, int layer, TracePoint p, unsigned long long ns) {
     if (!a.trace || (threadIdx.x & 31) != 0) return;

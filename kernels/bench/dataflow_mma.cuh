@@ -45,13 +45,15 @@ __device__ __forceinline__ MmaX mmaX(int8_t* base, int k) {
 // PB tiles a page, W worker warps; E: a warp of its own does the groups' epilogues (below).
 // T: the --trace stamps compiled in. D: the producers of x write it in the fragment layout (MmaX) in
 // global memory, so after its wait a phase takes x with one bulk copy instead of rewriting it.
-// Q: a warp takes two pages at once, so that two tiles' loads and mmas are in flight (with 8 tiles a
-// page and 8 workers a warp has one tile a page, and each page's wait serialises it).
+// Y: the workers claim a group's tiles one at a time from a counter in shared memory instead of warp w
+// taking tile w of every page, so that no warp is left with a share of its own when the others are
+// done (warps are not scheduled fairly; the group ends with its slowest warp). (Q, two pages taken at
+// once so that two tiles are in flight per warp, was kinds 13-14 at 1ef5a0c: slower, 26.2-26.6 µs.)
 // (P, per-warp pages — a page to one warp, so a stage is freed by one warp — was kind 11 at b24f791:
 // slower, 30.5 µs a layer against 27.5.)
-template <int PB, int W = 8, bool E = false, bool T = true, bool D = false, bool Q = false>
+template <int PB, int W = 8, bool E = false, bool T = true, bool D = false, bool Y = false>
 struct MmaConfig {
-    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kDirectX = D, kPairs = Q;
+    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kDirectX = D, kClaim = Y;
     static constexpr int kWarps = W, kThreads = (kWarps + 1 + E) * 32;
     static constexpr int kUpPageTiles = PB, kDownPageTiles = PB;
     static constexpr int kWarpTiles = PB / kWarps; // tiles a warp takes of a page
@@ -63,7 +65,7 @@ struct MmaConfig {
     static constexpr int kDownPages = 2 * kDownPagesPerTile; // a down group: 2 row tiles
     static_assert(PB % kWarps == 0 && kUpColumns % PB == 0 && kDownColumns % kDownPageTiles == 0);
     static_assert(!D || E, "x in the fragment layout is written by the epilogue warp");
-    static_assert(!Q || (kUpPagesPerTile % 2 == 0 && kDownPagesPerTile % 2 == 0), "pairs of one row tile");
+    static_assert(!Y || (E && PB == W), "claims: a page's empty barrier counts PB tiles as it counts W warps");
 };
 
 // Called by a whole warp, lane l holding element l of group `group` of a k-element vector: the
@@ -206,12 +208,14 @@ struct Parts {
     uint64_t upFull[2], upEmpty[2], downFull, downEmpty;
     uint64_t hSeen; // worker warp 0 has seen this layer's h complete (the block's only poller of it)
     uint64_t xFull; // kDirectX: the phase's x has landed (one bulk copy a phase)
+    unsigned claims[4]; // kClaim: the tiles claimed of a group, a slot per group (mod 4), reset by its last claim
     static constexpr unsigned kArrivals = C::kWarps * 8; // the lanes t = 0 of every worker warp
     __device__ void init() {
         if (threadIdx.x == 0) {
             for (int j = 0; j < 2; ++j) mbarInit(&upFull[j], kArrivals), mbarInit(&upEmpty[j], 1);
             mbarInit(&downFull, kArrivals), mbarInit(&downEmpty, 1), mbarInit(&hSeen, 1);
             mbarInit(&xFull, 1);
+            for (unsigned& c : claims) c = 0;
         }
     }
 };
@@ -328,24 +332,41 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         pages.release();
         return s;
     };
-    // kPairs: pages kp and kp + 1 of a row tile (the next two of the stream), N tiles of each.
-    auto pairDot = [&](auto n, int l, TracePoint waitPoint, int k, int kp, int pageTiles, int first) {
-        constexpr int N = decltype(n)::value;
-        const uint8_t* pg[2] = {take(l, waitPoint), take(l, waitPoint, 1)};
+    // kClaim: a group's nPages pages (the next of the stream), each warp claiming its next tile from the
+    // group's counter (the next claim in flight while it multiplies), acc[p / perAcc] += the tile · x, k-page
+    // p % perAcc. Every warp claims exactly once past the end, so the last of those W claims frees the slot;
+    // the claims outstanding span at most 2W tiles, so no warp waits on a stage more than a round ahead.
+    unsigned claimGroups = 0;
+    auto claimGroup = [&](auto nAcc, float2* acc, int nPages, int perAcc, int k) {
+        constexpr int N = decltype(nAcc)::value, PB = C::kUpPageTiles;
+#pragma unroll
+        for (int j = 0; j < N; ++j) acc[j] = make_float2(0.0f, 0.0f);
+        unsigned* counter = &P.claims[claimGroups++ & 3u];
+        const unsigned n = unsigned(nPages * PB);
         const MmaX x = mmaX(x8s, k);
-        float2 s = make_float2(0.0f, 0.0f);
+        auto claim = [&] {
+            unsigned v = 0;
+            if (lane == 0) v = atomicAdd(counter, 1u);
+            return __shfl_sync(0xffffffffu, v, 0);
+        };
+        unsigned idx = claim();
+        while (idx < n) {
+            const unsigned next = claim();
+            const int p = int(idx) / PB, tile = int(idx) % PB, column = (p % perAcc) * PB + tile;
+            const unsigned page = pages.page + unsigned(p), s = page % pages.stages;
+            mbarWait(&full[s], (page / pages.stages) & 1u, a.suspendNs);
+            const float2 d = tileDot(ring + size_t(s) * C::kStageBytes + size_t(tile) * kTileBytes,
+                                     x.frags + (column * 4 + t) * 8, x.recs[column * 4 + t]);
+            __syncwarp();
+            if (lane == 0) mbarArrive(&empty[s]);
+            const int ai = p / perAcc;
 #pragma unroll
-        for (int j = 0; j < 2; ++j)
-#pragma unroll
-            for (int i = 0; i < N; ++i) {
-                const int tile = first + i, column = (kp + j) * pageTiles + tile;
-                const float2 d = tileDot(pg[j] + size_t(tile) * kTileBytes, x.frags + (column * 4 + t) * 8,
-                                         x.recs[column * 4 + t]);
-                s.x += d.x, s.y += d.y;
-            }
-        pages.release();
-        pages.release();
-        return s;
+            for (int j = 0; j < N; ++j)
+                if (ai == j) acc[j].x += d.x, acc[j].y += d.y;
+            idx = next;
+        }
+        if (lane == 0 && idx == n + C::kWarps - 1) atomicExch(counter, 0u);
+        pages.page += unsigned(nPages);
     };
 
     if (!C::kEpilogue && ownsDown(b) && warp == 0) { // prologue: layer 0's X8 of h·w
@@ -366,13 +387,16 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         if (C::kTrace && warp == 0) stamp(a, l, kUpStart), stampSm(a, l);
         for (int grp = upBegin(b); grp < upEnd(b); ++grp) {
             float2 acc[2][2]; // [half][gate, up]: rows g, g + 8 of the row tile
+            if constexpr (C::kClaim) {
+                float2 flat[4]; // [2·half + mat]
+                claimGroup(std::integral_constant<int, 4>{}, flat, UP, UPT, H);
+                acc[0][0] = flat[0], acc[0][1] = flat[1], acc[1][0] = flat[2], acc[1][1] = flat[3];
+            }
 #pragma unroll
-            for (int p = 0; p < UP; p += 1 + C::kPairs) {
+            for (int p = 0; p < (C::kClaim ? 0 : UP); ++p) {
                 const int half = p / (2 * UPT), mat = (p / UPT) & 1, kp = p % UPT;
-                const float2 s = C::kPairs ? pairDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyUp, H, kp,
-                                                     C::kUpPageTiles, WT * warp)
-                                           : pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyUp, H, kp,
-                                                     C::kUpPageTiles, WT * warp);
+                const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyUp, H, kp,
+                                         C::kUpPageTiles, WT * warp);
                 if (kp == 0) acc[half][mat] = s;
                 else acc[half][mat].x += s.x, acc[half][mat].y += s.y;
             }
@@ -409,19 +433,19 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
             ++parity; // upPart is double-buffered: warp 0 reads one while the others fill the other
         }
         if (C::kTrace && warp == 0) stamp(a, l, kUpEnd);
+        if constexpr (C::kTrace) stampLast(a, l, kUpEndLast);
         if (!ownsDown(b)) continue;
         // ---- down: row tiles 2b and 2b + 1, each DPT pages; x from a shared copy of act's X8 ---------
         if (a.waits && (!C::kEpilogue || warp == 0)) warpWaitCount(&a.upDone[l], kUpGroups, a.relaxedWaits);
         copyX8(a.act8, F);
         if (C::kTrace && warp == 0) stamp(a, l, kDownStart);
         float2 acc[2];
+        if constexpr (C::kClaim) claimGroup(std::integral_constant<int, 2>{}, acc, C::kDownPages, DPT, F);
 #pragma unroll
-        for (int p = 0; p < C::kDownPages; p += 1 + C::kPairs) {
+        for (int p = 0; p < (C::kClaim ? 0 : C::kDownPages); ++p) {
             const int half = p / DPT, kp = p % DPT;
-            const float2 s = C::kPairs ? pairDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyDown, F, kp,
-                                                 C::kDownPageTiles, WT * warp)
-                                       : pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyDown, F, kp,
-                                                 C::kDownPageTiles, WT * warp);
+            const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyDown, F, kp,
+                                     C::kDownPageTiles, WT * warp);
             if (kp == 0) acc[half] = s;
             else acc[half].x += s.x, acc[half].y += s.y;
         }
@@ -437,6 +461,7 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
             if constexpr (C::kEpilogue) mbarArrive(&P.downFull);
         }
         if (C::kTrace && warp == 0) stamp(a, l, kDownEnd);
+        if constexpr (C::kTrace) stampLast(a, l, kDownEndLast);
         if constexpr (C::kEpilogue) continue;
         sync();
         if (warp == 0) {

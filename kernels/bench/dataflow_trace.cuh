@@ -39,24 +39,33 @@ inline void printTimeline(const std::vector<unsigned long long>& t, int kind, in
                            "loader: ring full, issuing gate/up (median block)",
                            "loader: ring full, issuing down (median block)",
                            "workers: ring empty in gate/up (median block)",
-                           "workers: ring empty in down (median block)"};
-    constexpr int kRows = 18;
+                           "workers: ring empty in down (median block)",
+                           "up: a block's work to its last warp, median",
+                           "up: a block's work to its last warp, max",
+                           "down: a block's work to its last warp, median",
+                           "down: a block's work to its last warp, max",
+                           "down: a block's start to its signal, median"};
+    constexpr int kRows = 23;
     std::vector<std::vector<double>> rows(kRows);
     const int down = std::min(blocks, kDownGroups);
     for (int l = 2; l + 1 < count; ++l) {
         std::vector<double> lastDown, upStart, upWait, upWork, upSig, downStart, downWait, downWork, downSig;
+        std::vector<double> upLast, downLast, downSpan;
         for (int b = 0; b < down; ++b) lastDown.push_back(at(l - 1, b, kDownSignalled));
         for (int b = 0; b < blocks; ++b) {
             upStart.push_back(at(l, b, kUpStart));
             upWait.push_back(at(l, b, kUpStart) - at(l, b, kUpWaitBegin));
             upWork.push_back(at(l, b, kUpEnd) - at(l, b, kUpStart));
             upSig.push_back(at(l, b, kUpSignalled));
+            upLast.push_back(at(l, b, kUpEndLast) - at(l, b, kUpStart));
         }
         for (int b = 0; b < down; ++b) {
             downStart.push_back(at(l, b, kDownStart));
             downWait.push_back(at(l, b, kDownStart) - at(l, b, kUpEnd));
             downWork.push_back(at(l, b, kDownEnd) - at(l, b, kDownStart));
             downSig.push_back(at(l, b, kDownSignalled));
+            downLast.push_back(at(l, b, kDownEndLast) - at(l, b, kDownStart));
+            downSpan.push_back(at(l, b, kDownSignalled) - at(l, b, kDownStart));
         }
         std::vector<double> stall[4];
         for (int i = 0; i < 4; ++i)
@@ -79,7 +88,12 @@ inline void printTimeline(const std::vector<unsigned long long>& t, int kind, in
                                  median(stall[0]),
                                  median(stall[1]),
                                  median(stall[2]),
-                                 median(stall[3])};
+                                 median(stall[3]),
+                                 median(upLast),
+                                 maxOf(upLast),
+                                 median(downLast),
+                                 maxOf(downLast),
+                                 median(downSpan)};
         for (int i = 0; i < kRows; ++i) rows[i].push_back(v[i]);
     }
     if (rows[0].empty()) return;

@@ -279,7 +279,7 @@ int main(int argc, char** argv) {
     // pages of 8 and 16 tiles with an epilogue warp; 9: 16 workers and an epilogue warp;
     // 10: kind 7 without the trace points compiled in; 11: kind 10 with x written in fragment order by its
     // producers and taken in one bulk copy; 12: kind 11 with the trace points; 13, 14: kinds 11, 12 with
-    // each tile claimed by the next free warp), with S
+    // a lean epilogue: one arrival a warp, h kept in registers, norm weights loaded before the wait), with S
     // stages (as many as fit when S is 0).
     struct Config {
         int kind, stages;
@@ -330,9 +330,9 @@ int main(int argc, char** argv) {
         {dataflowMma<M8EDT>, M8EDT::kWarps, M8EDT::kThreads, M8EDT::kStageBytes, M8EDT::kX8Bytes,
          "mma dots, pages of 8 tiles, an epilogue warp, x written in fragment order", true},
         {dataflowMma<M8EDQ>, M8EDQ::kWarps, M8EDQ::kThreads, M8EDQ::kStageBytes, M8EDQ::kX8Bytes,
-         "mma dots, pages of 8 tiles, tiles claimed, an epilogue warp, x written in fragment order, no trace points", true},
+         "mma dots, pages of 8 tiles, a lean epilogue warp, x written in fragment order, no trace points", true},
         {dataflowMma<M8EDQT>, M8EDQT::kWarps, M8EDQT::kThreads, M8EDQT::kStageBytes, M8EDQT::kX8Bytes,
-         "mma dots, pages of 8 tiles, tiles claimed, an epilogue warp, x written in fragment order", true},
+         "mma dots, pages of 8 tiles, a lean epilogue warp, x written in fragment order", true},
     };
     constexpr int kKinds = int(sizeof(kinds) / sizeof(kinds[0]));
     auto stagesOf = [](const Kind& k, int want) {

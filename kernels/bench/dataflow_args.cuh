@@ -72,6 +72,8 @@ enum TracePoint {
     kSm, // the SM the block runs on (%smid), not a time
     kUpEndLast,   // workers: the last worker warp's last gate/up group handed over (kUpEnd is warp 0's)
     kDownEndLast, // workers: the last worker warp's down group handed over
+    kUpSumsSeen,   // epilogue warp: the last gate/up group's sums complete (its mbarrier)
+    kDownSumsSeen, // epilogue warp: the down group's sums complete
     kTracePoints
 };
 __device__ __forceinline__ unsigned long long globalNs() {

@@ -45,15 +45,17 @@ __device__ __forceinline__ MmaX mmaX(int8_t* base, int k) {
 // PB tiles a page, W worker warps; E: a warp of its own does the groups' epilogues (below).
 // T: the --trace stamps compiled in. D: the producers of x write it in the fragment layout (MmaX) in
 // global memory, so after its wait a phase takes x with one bulk copy instead of rewriting it.
-// Y: the workers claim a group's tiles one at a time from a counter in shared memory instead of warp w
-// taking tile w of every page, so that no warp is left with a share of its own when the others are
-// done (warps are not scheduled fairly; the group ends with its slowest warp). (Q, two pages taken at
-// once so that two tiles are in flight per warp, was kinds 13-14 at 1ef5a0c: slower, 26.2-26.6 µs.)
+// R: a lean epilogue — each worker warp hands its sums over with one mbarrier arrival (not one a
+// lane t = 0), and the epilogue warp keeps its 32 rows of h in a register across layers and loads
+// the next layer's norm weights before it waits, so no global load stands between the last worker
+// and the group's count. (Tried and slower, in git history: two pages taken at once so that two
+// tiles are in flight per warp, 26.2-26.6 µs at 1ef5a0c; tiles claimed one at a time from a counter
+// by the next free warp, 26.9-27.3 µs at the commit after it.)
 // (P, per-warp pages — a page to one warp, so a stage is freed by one warp — was kind 11 at b24f791:
 // slower, 30.5 µs a layer against 27.5.)
-template <int PB, int W = 8, bool E = false, bool T = true, bool D = false, bool Y = false>
+template <int PB, int W = 8, bool E = false, bool T = true, bool D = false, bool R = false>
 struct MmaConfig {
-    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kDirectX = D, kClaim = Y;
+    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kDirectX = D, kLean = R;
     static constexpr int kWarps = W, kThreads = (kWarps + 1 + E) * 32;
     static constexpr int kUpPageTiles = PB, kDownPageTiles = PB;
     static constexpr int kWarpTiles = PB / kWarps; // tiles a warp takes of a page
@@ -65,7 +67,7 @@ struct MmaConfig {
     static constexpr int kDownPages = 2 * kDownPagesPerTile; // a down group: 2 row tiles
     static_assert(PB % kWarps == 0 && kUpColumns % PB == 0 && kDownColumns % kDownPageTiles == 0);
     static_assert(!D || E, "x in the fragment layout is written by the epilogue warp");
-    static_assert(!Y || (E && PB == W), "claims: a page's empty barrier counts PB tiles as it counts W warps");
+    static_assert(!R || E, "the lean epilogue is the epilogue warp's");
 };
 
 // Called by a whole warp, lane l holding element l of group `group` of a k-element vector: the
@@ -208,14 +210,12 @@ struct Parts {
     uint64_t upFull[2], upEmpty[2], downFull, downEmpty;
     uint64_t hSeen; // worker warp 0 has seen this layer's h complete (the block's only poller of it)
     uint64_t xFull; // kDirectX: the phase's x has landed (one bulk copy a phase)
-    unsigned claims[4]; // kClaim: the tiles claimed of a group, a slot per group (mod 4), reset by its last claim
-    static constexpr unsigned kArrivals = C::kWarps * 8; // the lanes t = 0 of every worker warp
+    static constexpr unsigned kArrivals = C::kLean ? C::kWarps : C::kWarps * 8; // warps, or their lanes t = 0
     __device__ void init() {
         if (threadIdx.x == 0) {
             for (int j = 0; j < 2; ++j) mbarInit(&upFull[j], kArrivals), mbarInit(&upEmpty[j], 1);
             mbarInit(&downFull, kArrivals), mbarInit(&downEmpty, 1), mbarInit(&hSeen, 1);
             mbarInit(&xFull, 1);
-            for (unsigned& c : claims) c = 0;
         }
     }
 };
@@ -229,18 +229,23 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
         __syncwarp();
         if (lane == 0) mbarArrive(bar);
     };
+    const int row = 32 * b + lane;
+    float hRow = 0.0f; // kLean: this block's rows of h, kept here across layers (it alone writes them)
     if (ownsDown(b)) {
-        const int row = 32 * b + lane;
-        normGroup<C>(__ldcg(a.h + row), row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
+        hRow = __ldcg(a.h + row);
+        normGroup<C>(hRow, row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
         warpSignal(&a.hReady[0], a.releaseSignal);
     }
     unsigned parity = 0;
     for (int l = 0; l < a.count; ++l) {
+        const Layer& next = a.layers[l + 1 < a.count ? l + 1 : l];
+        const float wNext = C::kLean && ownsDown(b) ? next.norm[row] : 0.0f; // before any wait
         if (a.waits) mbarWait(&P.hSeen, unsigned(l) & 1u);
         const float inv = invRmsOfGroups(a.groupSq[l & 1]);
         for (int grp = upBegin(b); grp < upEnd(b); ++grp, ++parity) {
             const unsigned j = parity & 1u;
             mbarWait(&P.upFull[j], (parity >> 1) & 1u);
+            if constexpr (C::kTrace) stamp(a, l, kUpSumsSeen);
             float gate = 0.0f, up = 0.0f;
 #pragma unroll
             for (int w = 0; w < C::kWarps; ++w) {
@@ -255,14 +260,20 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
         }
         if (!ownsDown(b)) continue;
         mbarWait(&P.downFull, unsigned(l) & 1u); // every layer of a block that owns a down group
-        float v = __ldcg(a.h + 32 * b + lane);
+        if constexpr (C::kTrace) stamp(a, l, kDownSumsSeen);
+        float v = C::kLean ? hRow : __ldcg(a.h + row);
 #pragma unroll
         for (int w = 0; w < C::kWarps; ++w) v += P.down[w][lane >> 4][lane & 15];
         handBack(&P.downEmpty);
-        const int row = 32 * b + lane;
         a.h[row] = v;
-        const Layer& next = a.layers[l + 1 < a.count ? l + 1 : l];
-        normGroup<C>(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
+        hRow = v;
+        if constexpr (C::kLean) {
+            storeMmaXGroup(v * wNext, lane, H, b, a.xn8[(l + 1) & 1]);
+            const float sq = warpSum(v * v);
+            if (lane == 0) a.groupSq[(l + 1) & 1][b] = sq;
+        } else {
+            normGroup<C>(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
+        }
         warpSignal(&a.hReady[l + 1], a.releaseSignal);
         if constexpr (C::kTrace) stamp(a, l, kDownSignalled);
     }
@@ -332,42 +343,6 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         pages.release();
         return s;
     };
-    // kClaim: a group's nPages pages (the next of the stream), each warp claiming its next tile from the
-    // group's counter (the next claim in flight while it multiplies), acc[p / perAcc] += the tile · x, k-page
-    // p % perAcc. Every warp claims exactly once past the end, so the last of those W claims frees the slot;
-    // the claims outstanding span at most 2W tiles, so no warp waits on a stage more than a round ahead.
-    unsigned claimGroups = 0;
-    auto claimGroup = [&](auto nAcc, float2* acc, int nPages, int perAcc, int k) {
-        constexpr int N = decltype(nAcc)::value, PB = C::kUpPageTiles;
-#pragma unroll
-        for (int j = 0; j < N; ++j) acc[j] = make_float2(0.0f, 0.0f);
-        unsigned* counter = &P.claims[claimGroups++ & 3u];
-        const unsigned n = unsigned(nPages * PB);
-        const MmaX x = mmaX(x8s, k);
-        auto claim = [&] {
-            unsigned v = 0;
-            if (lane == 0) v = atomicAdd(counter, 1u);
-            return __shfl_sync(0xffffffffu, v, 0);
-        };
-        unsigned idx = claim();
-        while (idx < n) {
-            const unsigned next = claim();
-            const int p = int(idx) / PB, tile = int(idx) % PB, column = (p % perAcc) * PB + tile;
-            const unsigned page = pages.page + unsigned(p), s = page % pages.stages;
-            mbarWait(&full[s], (page / pages.stages) & 1u, a.suspendNs);
-            const float2 d = tileDot(ring + size_t(s) * C::kStageBytes + size_t(tile) * kTileBytes,
-                                     x.frags + (column * 4 + t) * 8, x.recs[column * 4 + t]);
-            __syncwarp();
-            if (lane == 0) mbarArrive(&empty[s]);
-            const int ai = p / perAcc;
-#pragma unroll
-            for (int j = 0; j < N; ++j)
-                if (ai == j) acc[j].x += d.x, acc[j].y += d.y;
-            idx = next;
-        }
-        if (lane == 0 && idx == n + C::kWarps - 1) atomicExch(counter, 0u);
-        pages.page += unsigned(nPages);
-    };
 
     if (!C::kEpilogue && ownsDown(b) && warp == 0) { // prologue: layer 0's X8 of h·w
         const int row = 32 * b + lane;
@@ -387,13 +362,8 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         if (C::kTrace && warp == 0) stamp(a, l, kUpStart), stampSm(a, l);
         for (int grp = upBegin(b); grp < upEnd(b); ++grp) {
             float2 acc[2][2]; // [half][gate, up]: rows g, g + 8 of the row tile
-            if constexpr (C::kClaim) {
-                float2 flat[4]; // [2·half + mat]
-                claimGroup(std::integral_constant<int, 4>{}, flat, UP, UPT, H);
-                acc[0][0] = flat[0], acc[0][1] = flat[1], acc[1][0] = flat[2], acc[1][1] = flat[3];
-            }
 #pragma unroll
-            for (int p = 0; p < (C::kClaim ? 0 : UP); ++p) {
+            for (int p = 0; p < UP; ++p) {
                 const int half = p / (2 * UPT), mat = (p / UPT) & 1, kp = p % UPT;
                 const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyUp, H, kp,
                                          C::kUpPageTiles, WT * warp);
@@ -413,7 +383,11 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
                         upPart[parity & 1][warp][half][mat][g] = acc[half][mat].x;
                         upPart[parity & 1][warp][half][mat][g + 8] = acc[half][mat].y;
                     }
-                if constexpr (C::kEpilogue) mbarArrive(&P.upFull[parity & 1]);
+                if constexpr (C::kEpilogue && !C::kLean) mbarArrive(&P.upFull[parity & 1]);
+            }
+            if constexpr (C::kLean) {
+                __syncwarp();
+                if (lane == 0) mbarArrive(&P.upFull[parity & 1]);
             }
             if constexpr (C::kEpilogue) {
                 ++parity;
@@ -440,9 +414,8 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         copyX8(a.act8, F);
         if (C::kTrace && warp == 0) stamp(a, l, kDownStart);
         float2 acc[2];
-        if constexpr (C::kClaim) claimGroup(std::integral_constant<int, 2>{}, acc, C::kDownPages, DPT, F);
 #pragma unroll
-        for (int p = 0; p < (C::kClaim ? 0 : C::kDownPages); ++p) {
+        for (int p = 0; p < C::kDownPages; ++p) {
             const int half = p / DPT, kp = p % DPT;
             const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyDown, F, kp,
                                      C::kDownPageTiles, WT * warp);
@@ -458,7 +431,11 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
                 downPart[warp][half][g] = acc[half].x;
                 downPart[warp][half][g + 8] = acc[half].y;
             }
-            if constexpr (C::kEpilogue) mbarArrive(&P.downFull);
+            if constexpr (C::kEpilogue && !C::kLean) mbarArrive(&P.downFull);
+        }
+        if constexpr (C::kLean) {
+            __syncwarp();
+            if (lane == 0) mbarArrive(&P.downFull);
         }
         if (C::kTrace && warp == 0) stamp(a, l, kDownEnd);
         if constexpr (C::kTrace) stampLast(a, l, kDownEndLast);

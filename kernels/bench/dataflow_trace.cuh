@@ -44,13 +44,17 @@ inline void printTimeline(const std::vector<unsigned long long>& t, int kind, in
                            "up: a block's work to its last warp, max",
                            "down: a block's work to its last warp, median",
                            "down: a block's work to its last warp, max",
-                           "down: a block's start to its signal, median"};
-    constexpr int kRows = 23;
+                           "down: a block's start to its signal, median",
+                           "up: last group's sums seen after the last warp's end",
+                           "up: last group counted in after its sums were seen",
+                           "down: sums seen after the last warp's end",
+                           "down: counted in after the sums were seen"};
+    constexpr int kRows = 27;
     std::vector<std::vector<double>> rows(kRows);
     const int down = std::min(blocks, kDownGroups);
     for (int l = 2; l + 1 < count; ++l) {
         std::vector<double> lastDown, upStart, upWait, upWork, upSig, downStart, downWait, downWork, downSig;
-        std::vector<double> upLast, downLast, downSpan;
+        std::vector<double> upLast, downLast, downSpan, upSeen, upEpi, downSeen, downEpi;
         for (int b = 0; b < down; ++b) lastDown.push_back(at(l - 1, b, kDownSignalled));
         for (int b = 0; b < blocks; ++b) {
             upStart.push_back(at(l, b, kUpStart));
@@ -58,6 +62,8 @@ inline void printTimeline(const std::vector<unsigned long long>& t, int kind, in
             upWork.push_back(at(l, b, kUpEnd) - at(l, b, kUpStart));
             upSig.push_back(at(l, b, kUpSignalled));
             upLast.push_back(at(l, b, kUpEndLast) - at(l, b, kUpStart));
+            upSeen.push_back(at(l, b, kUpSumsSeen) - at(l, b, kUpEndLast));
+            upEpi.push_back(at(l, b, kUpSignalled) - at(l, b, kUpSumsSeen));
         }
         for (int b = 0; b < down; ++b) {
             downStart.push_back(at(l, b, kDownStart));
@@ -66,6 +72,8 @@ inline void printTimeline(const std::vector<unsigned long long>& t, int kind, in
             downSig.push_back(at(l, b, kDownSignalled));
             downLast.push_back(at(l, b, kDownEndLast) - at(l, b, kDownStart));
             downSpan.push_back(at(l, b, kDownSignalled) - at(l, b, kDownStart));
+            downSeen.push_back(at(l, b, kDownSumsSeen) - at(l, b, kDownEndLast));
+            downEpi.push_back(at(l, b, kDownSignalled) - at(l, b, kDownSumsSeen));
         }
         std::vector<double> stall[4];
         for (int i = 0; i < 4; ++i)
@@ -93,7 +101,11 @@ inline void printTimeline(const std::vector<unsigned long long>& t, int kind, in
                                  maxOf(upLast),
                                  median(downLast),
                                  maxOf(downLast),
-                                 median(downSpan)};
+                                 median(downSpan),
+                                 median(upSeen),
+                                 median(upEpi),
+                                 median(downSeen),
+                                 median(downEpi)};
         for (int i = 0; i < kRows; ++i) rows[i].push_back(v[i]);
     }
     if (rows[0].empty()) return;

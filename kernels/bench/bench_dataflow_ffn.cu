@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..14] [--attention] [--variant V] [--opts O]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..12] [--attention] [--variant V] [--opts O]
 //                         [--trace]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
@@ -35,8 +35,9 @@
 // 16-byte cp.async pieces (what consumer GPUs without bulk copies would run) beside the bulk one.
 // --opts: bit 0 polls counters with relaxed loads and one acquire, bit 1 lets mbarrier waits
 // suspend; --variant V times only variant V (for ncu). Kinds 0-3 are dataflow_workers.cuh (dp4a);
-// kinds 4-14 dataflow_mma.cuh (the dots on the tensor cores, weights repacked into tiles of 16 rows;
-// FFN only; see the kinds table below); --trace prints the timeline of kinds 7-9, 12 and 14 of a layer
+// kinds 4-12 dataflow_mma*.cuh (the dots on the tensor cores, weights repacked into tiles of 16 rows;
+// --attention for kinds 11-12 only; see the kinds table below); --trace prints the timeline of kinds
+// 7-9 and 12 of a layer
 // (dataflow_trace.cuh: hand-over latencies, phase times, ring stalls).
 // (Kind 4 was a thread per Q4_K block of four rows until b7d842e: slower than kind 0.)
 #include <cuda_fp16.h>
@@ -55,7 +56,7 @@
 #include "../x8_group.cuh"
 #include "dataflow_args.cuh"
 #include "dataflow_primitives.cuh"
-#include "dataflow_mma.cuh"
+#include "dataflow_mma_kernel.cuh"
 #include "dataflow_trace.cuh"
 #include "dataflow_workers.cuh"
 #include "hearth_kernels/gemv.h"
@@ -143,13 +144,13 @@ int main(int argc, char** argv) {
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 14)};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 12)};
         else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
         else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--variant 0..4] [--opts 0..3] [--trace]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..12] [--attention] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -191,7 +192,7 @@ int main(int argc, char** argv) {
         fillQ4K<<<1024, 256, 0, s>>>(d, downBytes / 144, 3 * l + 3);
         fillFloats<<<H / 256, 256, 0, s>>>(n, H, 0.0f, 1000 + l); // norm weights in (-1, 1)
         layers[l] = {g, u, d, n, nullptr, nullptr, nullptr};
-        if (!attention) { // kinds 4-5 read the same weights repacked into tiles (dataflow_mma.cuh)
+        { // kinds 4-12 read the same weights repacked into tiles (dataflow_mma.cuh)
             auto* tg = static_cast<uint8_t*>(alloc(upBytes));
             auto* tu = static_cast<uint8_t*>(alloc(upBytes));
             auto* td = static_cast<uint8_t*>(alloc(downBytes));
@@ -208,6 +209,11 @@ int main(int argc, char** argv) {
             fillQ4K<<<1024, 256, 0, s>>>(o, size_t(kUpRowBytes) * H / 144, 3 * l + 100002);
             fillFloats<<<H / 256, 256, 0, s>>>(an, H, 0.0f, 2000 + l);
             layers[l].qkv = qkv, layers[l].o = o, layers[l].attnNorm = an;
+            auto* tq = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * QKV));
+            auto* to = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * H));
+            repackQ4KTiles<<<1024, 256, 0, s>>>(qkv, tq, QKV, H);
+            repackQ4KTiles<<<1024, 256, 0, s>>>(o, to, H, H);
+            tiled[l].qkv = tq, tiled[l].o = to, tiled[l].attnNorm = an;
         }
     }
     auto* dLayers = static_cast<Layer*>(alloc(sizeof(Layer) * count));
@@ -278,8 +284,7 @@ int main(int argc, char** argv) {
     // <16, shared>, 3: <8, shared, cp.async loader>) or dataflow_mma.cuh's (4: pages of 16 tiles, 5: of 8, 6: of 16 with 16 workers; 7, 8:
     // pages of 8 and 16 tiles with an epilogue warp; 9: 16 workers and an epilogue warp;
     // 10: kind 7 without the trace points compiled in; 11: kind 10 with x written in fragment order by its
-    // producers and taken in one bulk copy; 12: kind 11 with the trace points; 13, 14: kinds 11, 12 with
-    // a lean epilogue: one arrival a warp, h kept in registers, norm weights loaded before the wait), with S
+    // producers and taken in one bulk copy; 12: kind 11 with the trace points), with S
     // stages (as many as fit when S is 0).
     struct Config {
         int kind, stages;
@@ -288,7 +293,8 @@ int main(int argc, char** argv) {
         void (*kernel)(Args);
         int warps, threads, stageBytes, x8Bytes;
         const char* x8;
-        bool tiled = false; // weights in dataflow_mma.cuh's tiles; FFN only
+        bool tiled = false;    // weights in dataflow_mma.cuh's tiles
+        bool attention = true; // --attention supported (not by the tiled kinds before 11)
     };
     using K0 = Workers<8, false>;
     using K1 = Workers<8, true>;
@@ -303,8 +309,6 @@ int main(int argc, char** argv) {
     using M8EQ = MmaConfig<8, 8, true, false>;
     using M8ED = MmaConfig<8, 8, true, false, true>;
     using M8EDT = MmaConfig<8, 8, true, true, true>;
-    using M8EDQ = MmaConfig<8, 8, true, false, true, true>;
-    using M8EDQT = MmaConfig<8, 8, true, true, true, true>;
     const Kind kinds[] = {
         {dataflowFfn<K0>, K0::kWarps, K0::kThreads, K0::kStageBytes, K0::kX8Bytes, "act's X8 in registers"},
         {dataflowFfn<K1>, K1::kWarps, K1::kThreads, K1::kStageBytes, K1::kX8Bytes, "act's X8 in shared memory"},
@@ -312,27 +316,23 @@ int main(int argc, char** argv) {
         {dataflowFfn<K3>, K3::kWarps, K3::kThreads, K3::kStageBytes, K3::kX8Bytes,
          "act's X8 in shared memory, cp.async loader"},
         {dataflowMma<M16>, M16::kWarps, M16::kThreads, M16::kStageBytes, M16::kX8Bytes,
-         "mma dots, pages of 16 tiles, act's X8 in shared memory", true},
+         "mma dots, pages of 16 tiles, act's X8 in shared memory", true, false},
         {dataflowMma<M8>, M8::kWarps, M8::kThreads, M8::kStageBytes, M8::kX8Bytes,
-         "mma dots, pages of 8 tiles, act's X8 in shared memory", true},
+         "mma dots, pages of 8 tiles, act's X8 in shared memory", true, false},
         {dataflowMma<M16x16>, M16x16::kWarps, M16x16::kThreads, M16x16::kStageBytes, M16x16::kX8Bytes,
-         "mma dots, pages of 16 tiles, act's X8 in shared memory", true},
+         "mma dots, pages of 16 tiles, act's X8 in shared memory", true, false},
         {dataflowMma<M8E>, M8E::kWarps, M8E::kThreads, M8E::kStageBytes, M8E::kX8Bytes,
-         "mma dots, pages of 8 tiles, an epilogue warp", true},
+         "mma dots, pages of 8 tiles, an epilogue warp", true, false},
         {dataflowMma<M16E>, M16E::kWarps, M16E::kThreads, M16E::kStageBytes, M16E::kX8Bytes,
-         "mma dots, pages of 16 tiles, an epilogue warp", true},
+         "mma dots, pages of 16 tiles, an epilogue warp", true, false},
         {dataflowMma<M16x16E>, M16x16E::kWarps, M16x16E::kThreads, M16x16E::kStageBytes, M16x16E::kX8Bytes,
-         "mma dots, pages of 16 tiles, an epilogue warp", true},
+         "mma dots, pages of 16 tiles, an epilogue warp", true, false},
         {dataflowMma<M8EQ>, M8EQ::kWarps, M8EQ::kThreads, M8EQ::kStageBytes, M8EQ::kX8Bytes,
-         "mma dots, pages of 8 tiles, an epilogue warp, no trace points", true},
+         "mma dots, pages of 8 tiles, an epilogue warp, no trace points", true, false},
         {dataflowMma<M8ED>, M8ED::kWarps, M8ED::kThreads, M8ED::kStageBytes, M8ED::kX8Bytes,
          "mma dots, pages of 8 tiles, an epilogue warp, x written in fragment order, no trace points", true},
         {dataflowMma<M8EDT>, M8EDT::kWarps, M8EDT::kThreads, M8EDT::kStageBytes, M8EDT::kX8Bytes,
          "mma dots, pages of 8 tiles, an epilogue warp, x written in fragment order", true},
-        {dataflowMma<M8EDQ>, M8EDQ::kWarps, M8EDQ::kThreads, M8EDQ::kStageBytes, M8EDQ::kX8Bytes,
-         "mma dots, pages of 8 tiles, a lean epilogue warp, x written in fragment order, no trace points", true},
-        {dataflowMma<M8EDQT>, M8EDQT::kWarps, M8EDQT::kThreads, M8EDQT::kStageBytes, M8EDQT::kX8Bytes,
-         "mma dots, pages of 8 tiles, a lean epilogue warp, x written in fragment order", true},
     };
     constexpr int kKinds = int(sizeof(kinds) / sizeof(kinds[0]));
     auto stagesOf = [](const Kind& k, int want) {
@@ -383,7 +383,7 @@ int main(int argc, char** argv) {
     std::vector<Config> configs;
     for (int kind = 0; kind < kKinds; ++kind) {
         if (std::find(kindChoices.begin(), kindChoices.end(), kind) == kindChoices.end()) continue;
-        if (attention && kinds[kind].tiled) {
+        if (attention && !kinds[kind].attention) {
             std::printf("dataflow kernel %d: FFN blocks only (no --attention)\n", kind);
             continue;
         }
@@ -398,7 +398,7 @@ int main(int argc, char** argv) {
                 configs.push_back(c);
         }
     }
-    if (trace) // one run of the whole kernel with the stamps (kinds 7-9, 12, 14), summarised
+    if (trace) // one run of the whole kernel with the stamps (kinds 7-9, 12), summarised
         for (const Config& c : configs) {
             const size_t n = size_t(count) * prop.multiProcessorCount * kTracePoints;
             unsigned long long* d = static_cast<unsigned long long*>(alloc(n * 8));

@@ -1,5 +1,6 @@
-// hearth-bench-dataflow's kinds 4-9 (experiment; the engine does not use it): the dataflow FFN kernel
-// with the Q4_K dots on the tensor cores. The dp4a workers of kinds 0-3 issue 3.7 warp instructions a
+// hearth-bench-dataflow's kinds 4-12 (experiment; the engine does not use it): the tile format, the
+// dots and the loader of the dataflow kernel with the Q4_K dots on the tensor cores (the kernel's
+// roles: dataflow_mma_kernel.cuh). The dp4a workers of kinds 0-3 issue 3.7 warp instructions a
 // 64-weight unit (docs/PERFORMANCE.md, seventh session); an integer mma.m16n8k32 multiplies 16 rows ×
 // 32 weights (one sub-block, one X8 group) in one instruction. Measured (eighth session): 2.9-3.2 a
 // unit, the scale decode now the larger part; the whole kernel as fast as kind 1, not faster.
@@ -18,9 +19,10 @@
 // of k/256 tiles is contiguous, so a page is PB consecutive tiles of one row tile (one bulk copy).
 //
 // Work: every page goes to all W workers, warp w taking PB/W of its tiles; a row's partial sums
-// meet in shared memory at the end of a group, as in kinds 0-3, or go to an epilogue warp (Parts). Each phase's x (X8 of h·w, of act)
-// is rewritten once after its wait into shared memory in fragment order (MmaX), so a lane's B
-// fragments for a tile are 64 contiguous bytes.
+// meet in shared memory at the end of a group, as in kinds 0-3, or go to an epilogue warp (Parts).
+// Each phase's x (X8 of h·w, of act) is rewritten once after its wait into shared memory in fragment
+// order (MmaX), so a lane's B fragments for a tile are 64 contiguous bytes — or (kinds 11-12) written
+// in that order by its producers and taken in one bulk copy.
 #pragma once
 
 #include "dataflow_args.cuh"
@@ -45,17 +47,15 @@ __device__ __forceinline__ MmaX mmaX(int8_t* base, int k) {
 // PB tiles a page, W worker warps; E: a warp of its own does the groups' epilogues (below).
 // T: the --trace stamps compiled in. D: the producers of x write it in the fragment layout (MmaX) in
 // global memory, so after its wait a phase takes x with one bulk copy instead of rewriting it.
-// R: a lean epilogue — each worker warp hands its sums over with one mbarrier arrival (not one a
-// lane t = 0), and the epilogue warp keeps its 32 rows of h in a register across layers and loads
-// the next layer's norm weights before it waits, so no global load stands between the last worker
-// and the group's count. (Tried and slower, in git history: two pages taken at once so that two
-// tiles are in flight per warp, 26.2-26.6 µs at 1ef5a0c; tiles claimed one at a time from a counter
-// by the next free warp, 26.9-27.3 µs at the commit after it.)
+// (Tried and not kept, in git history: two pages taken at once so that two tiles are in flight per
+// warp, 26.2-26.6 µs a layer against 25.5-26.0 at 1ef5a0c; tiles claimed one at a time from a counter
+// by the next free warp, 26.9-27.3 at 26e4a4c; a lean epilogue — one arrival a warp, h kept in
+// registers, the next norm's weights loaded before the wait — 27.5-28.6 at the commit after it.)
 // (P, per-warp pages — a page to one warp, so a stage is freed by one warp — was kind 11 at b24f791:
 // slower, 30.5 µs a layer against 27.5.)
-template <int PB, int W = 8, bool E = false, bool T = true, bool D = false, bool R = false>
+template <int PB, int W = 8, bool E = false, bool T = true, bool D = false>
 struct MmaConfig {
-    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kDirectX = D, kLean = R;
+    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kDirectX = D;
     static constexpr int kWarps = W, kThreads = (kWarps + 1 + E) * 32;
     static constexpr int kUpPageTiles = PB, kDownPageTiles = PB;
     static constexpr int kWarpTiles = PB / kWarps; // tiles a warp takes of a page
@@ -67,7 +67,6 @@ struct MmaConfig {
     static constexpr int kDownPages = 2 * kDownPagesPerTile; // a down group: 2 row tiles
     static_assert(PB % kWarps == 0 && kUpColumns % PB == 0 && kDownColumns % kDownPageTiles == 0);
     static_assert(!D || E, "x in the fragment layout is written by the epilogue warp");
-    static_assert(!R || E, "the lean epilogue is the epilogue warp's");
 };
 
 // Called by a whole warp, lane l holding element l of group `group` of a k-element vector: the
@@ -187,6 +186,12 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
     for (int l = 0; l < a.count; ++l) {
         const Layer& L = a.layers[l];
         layer = l, phase = kLoaderFullUp;
+        if (a.attention) { // q/k/v groups, then o's group b (kernel file: the attention block's GEMVs)
+            for (int g = qkvBegin(b); g < qkvEnd(b); ++g)
+                for (int half = 0; half < 2; ++half) rowTile(L.qkv, C::kUpColumns, C::kUpPageTiles, 2 * g + half);
+            if (ownsDown(b))
+                for (int half = 0; half < 2; ++half) rowTile(L.o, C::kUpColumns, C::kUpPageTiles, 2 * b + half);
+        }
         for (int g = upBegin(b); g < upEnd(b); ++g)
             for (int half = 0; half < 2; ++half) {
                 rowTile(L.gate, C::kUpColumns, C::kUpPageTiles, 2 * g + half);
@@ -196,276 +201,6 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
         if (ownsDown(b))
             for (int half = 0; half < 2; ++half) rowTile(L.down, C::kDownColumns, C::kDownPageTiles, 2 * b + half);
     }
-}
-
-// Where the workers' row sums meet. Without an epilogue warp, the workers meet at a named barrier
-// after each group and warp 0 finishes the group (as kinds 0-3 do), so every group waits for warp
-// 0's epilogue of the one before. With one (kEpilogue), the partial sums are handed over through
-// mbarriers (upFull/upEmpty: a ring of two buffers; downFull/downEmpty) and the workers go on to
-// the next group's pages at once.
-template <class C>
-struct Parts {
-    float up[2][C::kWarps][2][2][16]; // [group parity][warp][half][gate, up][row of the tile]
-    float down[C::kWarps][2][16];     // [warp][half][row of the tile]
-    uint64_t upFull[2], upEmpty[2], downFull, downEmpty;
-    uint64_t hSeen; // worker warp 0 has seen this layer's h complete (the block's only poller of it)
-    uint64_t xFull; // kDirectX: the phase's x has landed (one bulk copy a phase)
-    static constexpr unsigned kArrivals = C::kLean ? C::kWarps : C::kWarps * 8; // warps, or their lanes t = 0
-    __device__ void init() {
-        if (threadIdx.x == 0) {
-            for (int j = 0; j < 2; ++j) mbarInit(&upFull[j], kArrivals), mbarInit(&upEmpty[j], 1);
-            mbarInit(&downFull, kArrivals), mbarInit(&downEmpty, 1), mbarInit(&hSeen, 1);
-            mbarInit(&xFull, 1);
-        }
-    }
-};
-
-// The epilogue warp: per gate/up group silu(gate)·up as an X8 group of act and the group's count;
-// per down group h += the sums, the next layer's X8 group of h·w with Σh², and the count.
-template <class C>
-__device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
-    const int b = int(blockIdx.x), lane = int(threadIdx.x & 31);
-    auto handBack = [&](uint64_t* bar) {
-        __syncwarp();
-        if (lane == 0) mbarArrive(bar);
-    };
-    const int row = 32 * b + lane;
-    float hRow = 0.0f; // kLean: this block's rows of h, kept here across layers (it alone writes them)
-    if (ownsDown(b)) {
-        hRow = __ldcg(a.h + row);
-        normGroup<C>(hRow, row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
-        warpSignal(&a.hReady[0], a.releaseSignal);
-    }
-    unsigned parity = 0;
-    for (int l = 0; l < a.count; ++l) {
-        const Layer& next = a.layers[l + 1 < a.count ? l + 1 : l];
-        const float wNext = C::kLean && ownsDown(b) ? next.norm[row] : 0.0f; // before any wait
-        if (a.waits) mbarWait(&P.hSeen, unsigned(l) & 1u);
-        const float inv = invRmsOfGroups(a.groupSq[l & 1]);
-        for (int grp = upBegin(b); grp < upEnd(b); ++grp, ++parity) {
-            const unsigned j = parity & 1u;
-            mbarWait(&P.upFull[j], (parity >> 1) & 1u);
-            if constexpr (C::kTrace) stamp(a, l, kUpSumsSeen);
-            float gate = 0.0f, up = 0.0f;
-#pragma unroll
-            for (int w = 0; w < C::kWarps; ++w) {
-                gate += P.up[j][w][lane >> 4][0][lane & 15];
-                up += P.up[j][w][lane >> 4][1][lane & 15];
-            }
-            handBack(&P.upEmpty[j]);
-            if constexpr (C::kDirectX) storeMmaXGroup(silu(gate * inv) * (up * inv), lane, F, grp, a.act8);
-            else storeX8Group(silu(gate * inv) * (up * inv), lane, F, grp, a.act8);
-            warpSignal(&a.upDone[l], a.releaseSignal);
-            if constexpr (C::kTrace) stamp(a, l, kUpSignalled);
-        }
-        if (!ownsDown(b)) continue;
-        mbarWait(&P.downFull, unsigned(l) & 1u); // every layer of a block that owns a down group
-        if constexpr (C::kTrace) stamp(a, l, kDownSumsSeen);
-        float v = C::kLean ? hRow : __ldcg(a.h + row);
-#pragma unroll
-        for (int w = 0; w < C::kWarps; ++w) v += P.down[w][lane >> 4][lane & 15];
-        handBack(&P.downEmpty);
-        a.h[row] = v;
-        hRow = v;
-        if constexpr (C::kLean) {
-            storeMmaXGroup(v * wNext, lane, H, b, a.xn8[(l + 1) & 1]);
-            const float sq = warpSum(v * v);
-            if (lane == 0) a.groupSq[(l + 1) & 1][b] = sq;
-        } else {
-            normGroup<C>(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
-        }
-        warpSignal(&a.hReady[l + 1], a.releaseSignal);
-        if constexpr (C::kTrace) stamp(a, l, kDownSignalled);
-    }
-}
-
-template <class C>
-__device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_t* full, uint64_t* empty,
-                           Parts<C>& P) {
-    constexpr int UP = C::kUpPages, UPT = C::kUpPagesPerTile, DPT = C::kDownPagesPerTile, WT = C::kWarpTiles;
-    auto& upPart = P.up;
-    auto& downPart = P.down;
-    const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
-    const int g = lane >> 2, t = lane & 3;
-    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, 0u, 1u};
-    auto sync = [] { workersSync<C>(); };
-    auto take = [&](int l, TracePoint p, unsigned ahead = 0) { // warp 0 sums its waits for pages under --trace
-        if (!C::kTrace || !a.trace || warp != 0) return pages.take(ahead);
-        const unsigned long long t0 = globalNs();
-        const uint8_t* pg = pages.take(ahead);
-        addDuration(a, l, p, globalNs() - t0);
-        return pg;
-    };
-    // The phase's x in the fragment layout (MmaX), from the X8 vector that other blocks wrote during
-    // this kernel (through L2). Every warp has waited for the vector itself; the previous phase's
-    // reads ended at a sync.
-    // kDirectX: the producers wrote that layout already; thread 0 (warp 0, which waited for the count)
-    // copies it in one bulk copy, behind a proxy fence (generic writes seen through the acquire, read
-    // by the async proxy).
-    unsigned xPhases = 0;
-    auto copyX8 = [&](const int8_t* src, int k) {
-        if constexpr (C::kEpilogue) sync(); // no group's barrier has ended the previous phase's reads
-        if constexpr (C::kDirectX) {
-            if (threadIdx.x == 0) {
-                asm volatile("fence.proxy.async.global;" ::: "memory");
-                mbarExpect(&P.xFull, unsigned(MmaX::bytes(k)));
-                bulkLoad(x8s, src, unsigned(MmaX::bytes(k)), &P.xFull);
-            }
-            mbarWait(&P.xFull, xPhases++ & 1u);
-            return;
-        }
-        const MmaX x = mmaX(x8s, k);
-        for (int i = int(threadIdx.x); i < k / 8; i += C::kWarps * 32) { // i = 4·group + t
-            const int group = i >> 2, tt = i & 3;
-            const uint32_t lo = uint32_t(__ldcg(reinterpret_cast<const int*>(src + gemvX8ValueOffset(k, 32 * group + 4 * tt))));
-            const uint32_t hi = uint32_t(__ldcg(reinterpret_cast<const int*>(src + gemvX8ValueOffset(k, 32 * group + 16 + 4 * tt))));
-            x.frags[((group >> 3) * 4 + tt) * 8 + (group & 7)] = make_uint2(lo, hi);
-        }
-        for (int i = int(threadIdx.x); i < k / 64; i += C::kWarps * 32) { // i = 4·column + chunk
-            const float4 ra = __ldcg(reinterpret_cast<const float4*>(src + gemvX8RecordOffset(k, 2 * i)));
-            const float4 rb = __ldcg(reinterpret_cast<const float4*>(src + gemvX8RecordOffset(k, 2 * i + 1)));
-            x.recs[i] = make_float4(ra.x, ra.w, rb.x, rb.w);
-        }
-        sync();
-    };
-    // The next page (k-page kp of its row tile, pageTiles tiles): N of its tiles from `first` · x.
-    auto pageDot = [&](auto n, int l, TracePoint waitPoint, int k, int kp, int pageTiles, int first) {
-        constexpr int N = decltype(n)::value;
-        const uint8_t* pg = take(l, waitPoint);
-        const MmaX x = mmaX(x8s, k);
-        float2 s = make_float2(0.0f, 0.0f);
-#pragma unroll 2 // two tiles' loads in flight; a whole page of them spills
-        for (int i = 0; i < N; ++i) {
-            const int tile = first + i, column = kp * pageTiles + tile;
-            const float2 d = tileDot(pg + size_t(tile) * kTileBytes, x.frags + (column * 4 + t) * 8, x.recs[column * 4 + t]);
-            s.x += d.x, s.y += d.y;
-        }
-        pages.release();
-        return s;
-    };
-
-    if (!C::kEpilogue && ownsDown(b) && warp == 0) { // prologue: layer 0's X8 of h·w
-        const int row = 32 * b + lane;
-        writeNormGroup(__ldcg(a.h + row), row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
-        warpSignal(&a.hReady[0], a.releaseSignal);
-    }
-    int parity = 0;
-    for (int l = 0; l < a.count; ++l) {
-        // ---- gate/up: per group, row tiles 2g and 2g + 1 of gate and up ------------------------------
-        if (C::kTrace && warp == 0) stamp(a, l, kUpWaitBegin);
-        // With an epilogue warp, warp 0 alone polls (one poller a block, not nine) and copyX8's
-        // barrier holds the other workers; the epilogue warp hears of it through hSeen.
-        if (a.waits && (!C::kEpilogue || warp == 0)) warpWaitCount(&a.hReady[l], kDownGroups, a.relaxedWaits);
-        if (C::kEpilogue && a.waits && warp == 0 && lane == 0) mbarArrive(&P.hSeen);
-        const float inv = invRmsOfGroups(a.groupSq[l & 1]);
-        copyX8(a.xn8[l & 1], H);
-        if (C::kTrace && warp == 0) stamp(a, l, kUpStart), stampSm(a, l);
-        for (int grp = upBegin(b); grp < upEnd(b); ++grp) {
-            float2 acc[2][2]; // [half][gate, up]: rows g, g + 8 of the row tile
-#pragma unroll
-            for (int p = 0; p < UP; ++p) {
-                const int half = p / (2 * UPT), mat = (p / UPT) & 1, kp = p % UPT;
-                const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyUp, H, kp,
-                                         C::kUpPageTiles, WT * warp);
-                if (kp == 0) acc[half][mat] = s;
-                else acc[half][mat].x += s.x, acc[half][mat].y += s.y;
-            }
-#pragma unroll
-            for (int half = 0; half < 2; ++half)
-#pragma unroll
-                for (int mat = 0; mat < 2; ++mat) acc[half][mat] = sumOverT(acc[half][mat]);
-            if constexpr (C::kEpilogue) mbarWait(&P.upEmpty[parity & 1], ((parity >> 1) & 1) ^ 1);
-            if (t == 0) {
-#pragma unroll
-                for (int half = 0; half < 2; ++half)
-#pragma unroll
-                    for (int mat = 0; mat < 2; ++mat) {
-                        upPart[parity & 1][warp][half][mat][g] = acc[half][mat].x;
-                        upPart[parity & 1][warp][half][mat][g + 8] = acc[half][mat].y;
-                    }
-                if constexpr (C::kEpilogue && !C::kLean) mbarArrive(&P.upFull[parity & 1]);
-            }
-            if constexpr (C::kLean) {
-                __syncwarp();
-                if (lane == 0) mbarArrive(&P.upFull[parity & 1]);
-            }
-            if constexpr (C::kEpilogue) {
-                ++parity;
-                continue;
-            }
-            sync();
-            if (warp == 0) {
-                float gate = 0.0f, up = 0.0f;
-#pragma unroll
-                for (int w = 0; w < C::kWarps; ++w) {
-                    gate += upPart[parity & 1][w][lane >> 4][0][lane & 15];
-                    up += upPart[parity & 1][w][lane >> 4][1][lane & 15];
-                }
-                storeX8Group(silu(gate * inv) * (up * inv), lane, F, grp, a.act8);
-                warpSignal(&a.upDone[l], a.releaseSignal);
-            }
-            ++parity; // upPart is double-buffered: warp 0 reads one while the others fill the other
-        }
-        if (C::kTrace && warp == 0) stamp(a, l, kUpEnd);
-        if constexpr (C::kTrace) stampLast(a, l, kUpEndLast);
-        if (!ownsDown(b)) continue;
-        // ---- down: row tiles 2b and 2b + 1, each DPT pages; x from a shared copy of act's X8 ---------
-        if (a.waits && (!C::kEpilogue || warp == 0)) warpWaitCount(&a.upDone[l], kUpGroups, a.relaxedWaits);
-        copyX8(a.act8, F);
-        if (C::kTrace && warp == 0) stamp(a, l, kDownStart);
-        float2 acc[2];
-#pragma unroll
-        for (int p = 0; p < C::kDownPages; ++p) {
-            const int half = p / DPT, kp = p % DPT;
-            const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyDown, F, kp,
-                                     C::kDownPageTiles, WT * warp);
-            if (kp == 0) acc[half] = s;
-            else acc[half].x += s.x, acc[half].y += s.y;
-        }
-#pragma unroll
-        for (int half = 0; half < 2; ++half) acc[half] = sumOverT(acc[half]);
-        if constexpr (C::kEpilogue) mbarWait(&P.downEmpty, (unsigned(l) & 1u) ^ 1u);
-        if (t == 0) {
-#pragma unroll
-            for (int half = 0; half < 2; ++half) {
-                downPart[warp][half][g] = acc[half].x;
-                downPart[warp][half][g + 8] = acc[half].y;
-            }
-            if constexpr (C::kEpilogue && !C::kLean) mbarArrive(&P.downFull);
-        }
-        if constexpr (C::kLean) {
-            __syncwarp();
-            if (lane == 0) mbarArrive(&P.downFull);
-        }
-        if (C::kTrace && warp == 0) stamp(a, l, kDownEnd);
-        if constexpr (C::kTrace) stampLast(a, l, kDownEndLast);
-        if constexpr (C::kEpilogue) continue;
-        sync();
-        if (warp == 0) {
-            float v = __ldcg(a.h + 32 * b + lane);
-#pragma unroll
-            for (int w = 0; w < C::kWarps; ++w) v += downPart[w][lane >> 4][lane & 15];
-            const int row = 32 * b + lane;
-            a.h[row] = v;
-            const Layer& next = a.layers[l + 1 < a.count ? l + 1 : l];
-            writeNormGroup(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
-            warpSignal(&a.hReady[l + 1], a.releaseSignal);
-        }
-        sync(); // downPart and the X8 copy are rewritten next layer
-    }
-}
-
-template <class C>
-__global__ void __launch_bounds__(C::kThreads, 1) dataflowMma(Args a) {
-    extern __shared__ __align__(128) uint8_t ring[];
-    __shared__ __align__(8) uint64_t full[kMaxStages], empty[kMaxStages];
-    __shared__ Parts<C> parts;
-    parts.init();
-    initStages(full, empty, a.stages, 1, C::kWarps); // (its barrier also covers parts.init)
-    const int warp = int(threadIdx.x >> 5);
-    if (warp == C::kWarps + C::kEpilogue) tileLoader<C>(a, ring, full, empty);
-    else if (warp == C::kWarps) mmaEpilogue<C>(a, parts);
-    else mmaWorkers<C>(a, ring, reinterpret_cast<int8_t*>(ring + size_t(a.stages) * C::kStageBytes), full, empty, parts);
 }
 
 // GGUF Q4_K rows (n × k) → the tile layout above (n a multiple of 16). One thread a tile's 16-byte piece.

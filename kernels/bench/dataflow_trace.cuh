@@ -1,4 +1,4 @@
-// hearth-bench-dataflow's --trace summary (kinds 7-9, 12 and 14; experiment, host code): the %globaltimer
+// hearth-bench-dataflow's --trace summary (kinds 7-9 and 12; experiment, host code): the %globaltimer
 // stamps and stall sums of dataflow_args.cuh's TracePoint, per layer and block, summarised per
 // layer (the first two and the last left out) as medians over layers of: how long after the last
 // block counted its group in the others started the next phase, how long blocks waited, how long

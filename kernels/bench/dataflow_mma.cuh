@@ -49,8 +49,8 @@ __device__ __forceinline__ MmaX mmaX(int8_t* base, int k) {
 // global memory, so after its wait a phase takes x with one bulk copy instead of rewriting it.
 // (Tried and not kept, in git history: two pages taken at once so that two tiles are in flight per
 // warp, 26.2-26.6 µs a layer against 25.5-26.0 at 1ef5a0c; tiles claimed one at a time from a counter
-// by the next free warp, 26.9-27.3 at 26e4a4c; a lean epilogue — one arrival a warp, h kept in
-// registers, the next norm's weights loaded before the wait — 27.5-28.6 at the commit after it.)
+// by the next free warp, 26.9-27.3 at 8d0475f; a lean epilogue — one arrival a warp, h kept in
+// registers, the next norm's weights loaded before the wait — 27.5-28.6 at cb36cab.)
 // (P, per-warp pages — a page to one warp, so a stage is freed by one warp — was kind 11 at b24f791:
 // slower, 30.5 µs a layer against 27.5.)
 template <int PB, int W = 8, bool E = false, bool T = true, bool D = false>

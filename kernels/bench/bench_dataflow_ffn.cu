@@ -109,7 +109,15 @@ __global__ void fillFloats(float* x, int n, float value, uint64_t seed) {
     }
     uint64_t s = seed ^ (uint64_t(i) * 0x9E3779B97F4A7C15ull);
     s ^= s << 13, s ^= s >> 7, s ^= s << 17;
-    x[i] = float(int(s & 0xFFFF) - 32768) / 32768.0f;
+    x[i] = value + float(int(s & 0xFFFF) - 32768) / 32768.0f;
+}
+// n random f16 values in (-2, 2): a cache's rows (--depth).
+__global__ void fillHalves(__half* x, size_t n, uint64_t seed) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+        uint64_t s = seed ^ (uint64_t(i) * 0x9E3779B97F4A7C15ull);
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        x[i] = __float2half(float(int(s & 0xFFFF) - 32768) / 16384.0f);
+    }
 }
 
 double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
@@ -136,7 +144,7 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
 } // namespace
 
 int main(int argc, char** argv) {
-    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, trace = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
+    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, trace = 0, depth = -1; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
                                                            // suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
@@ -147,10 +155,11 @@ int main(int argc, char** argv) {
         else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 12)};
         else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
+        else if (a == "--depth" && i + 1 < argc) depth = std::clamp(std::atoi(argv[++i]), 0, 65535), attention = 1;
         else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..12] [--attention] [--variant 0..4] [--opts 0..3] [--trace]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..12] [--attention] [--depth D] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -209,11 +218,25 @@ int main(int argc, char** argv) {
             fillQ4K<<<1024, 256, 0, s>>>(o, size_t(kUpRowBytes) * H / 144, 3 * l + 100002);
             fillFloats<<<H / 256, 256, 0, s>>>(an, H, 0.0f, 2000 + l);
             layers[l].qkv = qkv, layers[l].o = o, layers[l].attnNorm = an;
+            if (depth >= 0) { // q/k norms and a cache of depth random rows (+ the new one)
+                auto* qn = static_cast<float*>(alloc(kHeadDim * 4));
+                auto* kn = static_cast<float*>(alloc(kHeadDim * 4));
+                fillFloats<<<1, kHeadDim, 0, s>>>(qn, kHeadDim, 1.0f, 3000 + l); // around 1, as trained norms are
+                fillFloats<<<1, kHeadDim, 0, s>>>(kn, kHeadDim, 1.0f, 4000 + l);
+                const size_t cacheBytes = size_t(depth + 1) * kKvRowBytes;
+                auto* kc = static_cast<__half*>(alloc(cacheBytes));
+                auto* vc = static_cast<__half*>(alloc(cacheBytes));
+                fillHalves<<<1024, 256, 0, s>>>(kc, cacheBytes / 2, 5000 + l);
+                fillHalves<<<1024, 256, 0, s>>>(vc, cacheBytes / 2, 6000 + l);
+                layers[l].qNorm = qn, layers[l].kNorm = kn, layers[l].kCache = kc, layers[l].vCache = vc;
+            }
             auto* tq = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * QKV));
             auto* to = static_cast<uint8_t*>(alloc(size_t(kUpRowBytes) * H));
             repackQ4KTiles<<<1024, 256, 0, s>>>(qkv, tq, QKV, H);
             repackQ4KTiles<<<1024, 256, 0, s>>>(o, to, H, H);
             tiled[l].qkv = tq, tiled[l].o = to, tiled[l].attnNorm = an;
+            tiled[l].qNorm = layers[l].qNorm, tiled[l].kNorm = layers[l].kNorm;
+            tiled[l].kCache = layers[l].kCache, tiled[l].vCache = layers[l].vCache;
         }
     }
     auto* dLayers = static_cast<Layer*>(alloc(sizeof(Layer) * count));
@@ -235,17 +258,34 @@ int main(int argc, char** argv) {
     auto* kv = static_cast<float*>(alloc(4 * (QKV - H)));
     auto* qkvOut = static_cast<float*>(alloc(4 * QKV)); // the chain's
     void* xq = alloc(gemvX8Bytes(H));
-    const size_t counterBytes = sizeof(unsigned) * (4 * count + 1);
+    const size_t counterBytes = sizeof(unsigned) * (7 * count + 1);
     auto* counters = static_cast<unsigned*>(alloc(counterBytes));
+    // --depth: RoPE's frequencies (θ = 1e6, Qwen3's), the tasks' buffers, the chain's attention.
+    std::vector<float> freqs(kHeadDim / 2);
+    for (int i = 0; i < kHeadDim / 2; ++i) freqs[size_t(i)] = float(std::pow(1e6, -2.0 * i / kHeadDim));
+    auto* invFreq = static_cast<float*>(alloc(freqs.size() * 4));
+    CK(cudaMemcpy(invFreq, freqs.data(), freqs.size() * 4, cudaMemcpyHostToDevice));
+    const AttentionSchedule sched = attentionSchedule(std::max(depth, 0), prop.multiProcessorCount);
+    auto* qkvRaw = static_cast<float*>(alloc(4 * QKV));
+    auto* partial = static_cast<float*>(alloc(size_t(sched.tasks) * kHeads * kPartialFloats * 4));
+    auto* oX = static_cast<int8_t*>(alloc(MmaX::bytes(H)));
+    auto* attnOut = static_cast<float*>(alloc(4 * H)); // the chain's
+    const int splitKeys = std::max(64, (depth + 1 + 127) / 128 + 63) / 64 * 64; // as the session plans them
+    const int splits = (depth + 1 + splitKeys - 1) / splitKeys;
+    void* chainPartial = alloc(attentionPartialBytes(1, kHeads, kHeadDim, std::max(splits, 1)));
     fillFloats<<<H / 256, 256, 0, s>>>(h0, H, 0.0f, 12345);
     CK(cudaStreamSynchronize(s));
-    const double bytes =
-        double(upBytes * 2 + downBytes + (attention ? size_t(kUpRowBytes) * (QKV + H) : 0)) * count;
+    const double bytes = double(upBytes * 2 + downBytes + (attention ? size_t(kUpRowBytes) * (QKV + H) : 0) +
+                                (depth > 0 ? 2.0 * depth * kKvRowBytes : 0.0)) *
+                         count;
     const double boundMs = bytes / 4.5e12 * 1e3;
     std::printf("device: %s, %d SMs; %d %s of Qwen3-8B (Q4_K), %.2f GB, bound %.3f ms at 4.5 TB/s\n", prop.name,
                 prop.multiProcessorCount, count,
-                attention ? "layers (q/k/v, o with attention stubbed: o reads q; the FFN)" : "FFN blocks",
+                depth >= 0  ? "layers (q/k/v, attention over the cache, o; the FFN)"
+                : attention ? "layers (q/k/v, o with attention stubbed: o reads q; the FFN)"
+                            : "FFN blocks",
                 bytes / 1e9, boundMs);
+    if (depth >= 0) std::printf("attention at depth %d: %d tasks of %d rows\n", depth, sched.tasks, sched.span);
 
     // The chain, as the session launches it.
     cudaGraph_t graph;
@@ -256,7 +296,18 @@ int main(int argc, char** argv) {
         if (attention) {
             CK(launchRmsNorm(h, delta, layers[l].attnNorm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
             CK(launchGemv(GemvType::Q4_K, layers[l].qkv, xa, qkvOut, QKV, H, s, pdl));
-            CK(launchQuantizeX8(qkvOut, H, xq, s, pdl));
+            if (depth >= 0) {
+                const QkvShape shape{kHeads, kKvHeads, kHeadDim, kHeadDim, false, invFreq, 1.0f, kEps};
+                CK(launchQkvToCache(qkvOut, qkvOut + H, qkvOut + H + kKvHeads * kHeadDim, nullptr, nullptr, nullptr,
+                                    layers[l].qNorm, layers[l].kNorm, shape, 1, nullptr, depth, KvType::F16,
+                                    layers[l].kCache, layers[l].vCache, s, true));
+                AttentionCall call{qkvOut, layers[l].kCache, layers[l].vCache, attnOut, kHeads, kKvHeads, kHeadDim, 1,
+                                   nullptr, depth, splits, splitKeys, KvType::F16, chainPartial, true};
+                call.outX8 = xq;
+                CK(launchAttention(call, s));
+            } else {
+                CK(launchQuantizeX8(qkvOut, H, xq, s, pdl));
+            }
             CK(launchGemv(GemvType::Q4_K, layers[l].o, xq, delta, H, H, s, pdl));
         }
         CK(launchRmsNorm(h, delta, layers[l].norm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
@@ -364,7 +415,17 @@ int main(int argc, char** argv) {
                release,
                opts & 1,
                (opts & 2) ? 1000000u : 0u,
-               stamps};
+               stamps,
+               depth,
+               sched.tasks,
+               sched.span,
+               qkvRaw,
+               partial,
+               oX,
+               invFreq,
+               counters + 4 * count + 1,
+               counters + 5 * count + 1,
+               counters + 6 * count + 1};
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};
@@ -385,6 +446,10 @@ int main(int argc, char** argv) {
         if (std::find(kindChoices.begin(), kindChoices.end(), kind) == kindChoices.end()) continue;
         if (attention && !kinds[kind].attention) {
             std::printf("dataflow kernel %d: FFN blocks only (no --attention)\n", kind);
+            continue;
+        }
+        if (depth >= 0 && !(kinds[kind].tiled && kinds[kind].attention)) {
+            std::printf("dataflow kernel %d: attention stubbed only (no --depth)\n", kind);
             continue;
         }
         cudaFuncAttributes fa;

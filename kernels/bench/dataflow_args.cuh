@@ -3,6 +3,8 @@
 // it). See bench_dataflow_ffn.cu.
 #pragma once
 
+#include <cuda_fp16.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -19,6 +21,10 @@ constexpr float kEps = 1e-6f;
 constexpr int kUpRowBytes = H / 256 * 144, kDownRowBytes = F / 256 * 144;
 constexpr int kUpGroups = F / 32, kDownGroups = H / 32, kQkvGroups = QKV / 32, kQGroups = H / 32;
 constexpr int kMaxStages = 12;
+// --depth: Qwen3-8B's attention (dataflow_attention.cuh); the loader streams cache rows 9 a page.
+constexpr int kHeads = 32, kKvHeads = 8, kHeadDim = 128;
+constexpr int kKvRowBytes = kKvHeads * kHeadDim * 2; // one f16 cache row, every KV head
+constexpr int kKvRowsPerPage = 9;                    // 18 KB: a stage of kinds 11-12
 constexpr size_t kMaxSharedBytes = 232448 - 4096; // an H200 block's opt-in shared memory, less the static
 
 struct Layer {
@@ -26,6 +32,8 @@ struct Layer {
     const float* norm; // the FFN's
     const uint8_t *qkv, *o;
     const float* attnNorm;
+    const float *qNorm, *kNorm; // --depth: the per-head q/k norms (128 each)
+    __half *kCache, *vCache;    // --depth: the f16 cache, [position][KV head · 128]
 };
 
 struct Args {
@@ -52,6 +60,17 @@ struct Args {
     int relaxedWaits;       // 1: counters are polled with relaxed loads, one acquire at the end
     unsigned suspendNs;     // > 0: mbarrier waits suspend (at most this long) instead of spinning
     unsigned long long* trace = nullptr; // kinds 7-9: [layer][block][kTracePoints] %globaltimer stamps
+    // --depth D (kinds 11-12): the attention itself in the kernel (dataflow_attention.cuh) instead of
+    // the stub; depth < 0: the stub.
+    int depth = -1;
+    int attnTasks = 0, attnSpan = 0; // attentionSchedule
+    float* qkvRaw = nullptr;          // the q/k/v sums, 1/rms applied (fp32, QKV)
+    float* partial = nullptr;         // [task][head][max, sum, o[128]]
+    int8_t* oX = nullptr;             // o's x (the combined heads), MmaX layout
+    const float* invFreq = nullptr;   // RoPE's 64 inverse frequencies
+    unsigned* qkvDone = nullptr;      // per layer: q/k/v groups counted in
+    unsigned* partDone = nullptr;     // per layer: tasks' warps that wrote their partials
+    unsigned* oIn = nullptr;          // per layer: query heads combined
 };
 
 // The moments kinds 7-9 stamp into Args::trace (--trace), per layer and block.
@@ -101,6 +120,10 @@ __device__ __forceinline__ void addDuration(const Args& a, int layer, TracePoint
 }
 
 // ---- the schedule: which groups block b owns ---------------------------------------------------
+
+// --depth: task r's cached rows, [taskBegin, taskEnd) (the new position, depth, is computed).
+__device__ __forceinline__ int taskBegin(const Args& a, int r) { return min(r * a.attnSpan, a.depth); }
+__device__ __forceinline__ int taskEnd(const Args& a, int r) { return min((r + 1) * a.attnSpan, a.depth); }
 
 __device__ __forceinline__ int upBegin(int b) { return int(b * kUpGroups / gridDim.x); }
 __device__ __forceinline__ int upEnd(int b) { return int((b + 1) * kUpGroups / gridDim.x); }

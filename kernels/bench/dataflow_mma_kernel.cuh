@@ -5,9 +5,12 @@
 // With --attention (kinds 11-12: x in the fragment layout) each layer starts with the attention
 // block's GEMVs, the attention itself stubbed as in kinds 0-3: q/k/v from the attention norm's x
 // (q's groups counted in and written as o's x, k and v stored), then o from q, whose groups add to h
-// and write the FFN norm's x; four waits a layer.
+// and write the FFN norm's x; four waits a layer. With --depth D the attention is real
+// (dataflow_attention.cuh): q/k/v groups counted in, tasks over the cache, a combine per query head,
+// then o; six waits a layer.
 #pragma once
 
+#include "dataflow_attention.cuh"
 #include "dataflow_mma.cuh"
 
 namespace hearth::kernels::dataflow {
@@ -71,7 +74,10 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
             const float invA = invRmsOfGroups(a.groupSqA[l & 1]);
             for (int grp = qkvBegin(b); grp < qkvEnd(b); ++grp) {
                 const float v = oneMatrixSums() * invA;
-                if (grp < kQGroups) {
+                if (a.depth >= 0) { // the raw q/k/v for the attention tasks
+                    a.qkvRaw[32 * grp + lane] = v;
+                    warpSignal(&a.qkvDone[l], a.releaseSignal);
+                } else if (grp < kQGroups) {
                     storeMmaXGroup(v, lane, H, grp, a.q8);
                     warpSignal(&a.qDone[l], a.releaseSignal);
                 } else {
@@ -225,9 +231,25 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
                 if (a.waits && warp == 0 && lane == 0) mbarArrive(&P.hSeenA);
                 copyX8(a.xa8[l & 1], H);
                 for (int grp = qkvBegin(b); grp < qkvEnd(b); ++grp) oneMatrixGroup(l);
+                if (a.depth >= 0) { // the attention itself: task b, then query head b's combine
+                    if (b < a.attnTasks) {
+                        if (a.waits && warp == 0) warpWaitCount(&a.qkvDone[l], kQkvGroups, a.relaxedWaits);
+                        sync();
+                        attentionTask(a, a.layers[l], b, warp, [&](unsigned ahead) { return take(l, kWorkerEmptyUp, ahead); },
+                                      [&] { pages.release(); });
+                        warpSignal(&a.partDone[l], a.releaseSignal);
+                    }
+                    if (b < kHeads && warp == 0) {
+                        if (a.waits) warpWaitCount(&a.partDone[l], unsigned(a.attnTasks * kKvHeads), a.relaxedWaits);
+                        combineHead(a, b, a.attnTasks);
+                        warpSignal(&a.oIn[l], a.releaseSignal);
+                    }
+                }
                 if (ownsDown(b)) {
-                    if (a.waits && warp == 0) warpWaitCount(&a.qDone[l], kQGroups, a.relaxedWaits);
-                    copyX8(a.q8, H);
+                    if (a.waits && warp == 0)
+                        warpWaitCount(a.depth >= 0 ? &a.oIn[l] : &a.qDone[l], a.depth >= 0 ? kHeads : kQGroups,
+                                      a.relaxedWaits);
+                    copyX8(a.depth >= 0 ? a.oX : a.q8, H);
                     oneMatrixGroup(l);
                 }
             }

@@ -1,0 +1,147 @@
+// hearth-bench-dataflow's decode attention as tasks of the tensor-core kernel (--depth D, kinds
+// 11-12; experiment, the engine does not use it). Qwen3-8B's attention: 32 query heads over 8 KV
+// heads of 128, per-head q/k RMSNorm, RoPE on (i, i + 64), an f16 cache of rows [position][KV head
+// · 128].
+//
+// After the q/k/v groups are counted in (their raw sums, 1/rms applied, in Args::qkvRaw), block r <
+// tasks runs task r: cache rows [r·span, (r+1)·span) below the new position, which the loader
+// streamed into the ring like weights (they do not depend on the token; 9 rows a page, a K page
+// then its V page), and, in the task holding it, the new position itself, computed from the raw k
+// and v (and written to the cache). Worker warp w takes KV head w and its 4 query heads (each lane
+// dims lane + 32i, so RoPE's pairs stay in the lane), keeps an online softmax per head and writes
+// its partial {max, sum, o} per head. When all partials are in, block h < 32 (warp 0) combines
+// query head h and writes it as 4 groups of o's x (the MmaX layout); o waits for the 32 heads.
+#pragma once
+
+#include "dataflow_mma.cuh"
+
+namespace hearth::kernels::dataflow {
+
+constexpr int kHeadsPerKv = kHeads / kKvHeads;
+constexpr int kPartialFloats = 2 + kHeadDim; // a head's {max, sum, o[128]}
+static_assert(kKvHeads == 8, "a worker warp per KV head: 8 workers");
+
+// How the rows below the new position (depth) are split: `tasks` ranges of `span` rows, the last
+// also holding the new position. At least 32 rows a task, at most one task a block.
+struct AttentionSchedule {
+    int tasks, span;
+};
+inline AttentionSchedule attentionSchedule(int depth, int blocks) {
+    const int rows = depth + 1;
+    const int tasks = std::max(1, std::min(blocks, (rows + 31) / 32));
+    return {tasks, (rows + tasks - 1) / tasks};
+}
+
+// A head's 128 values, lane holding dims lane + 32i: RMSNorm by w, then RoPE at `pos` on (i, i + 64).
+__device__ __forceinline__ void normRope(float (&x)[4], const float* w, const float* invFreq, int pos) {
+    const int lane = int(threadIdx.x & 31);
+    float sq = 0.0f;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) sq += x[i] * x[i];
+    const float inv = rsqrtf(warpSum(sq) / float(kHeadDim) + kEps);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) x[i] *= inv * w[lane + 32 * i];
+#pragma unroll
+    for (int i = 0; i < 2; ++i) { // pairs (d, d + 64), d = lane + 32i
+        const float angle = float(pos) * invFreq[lane + 32 * i];
+        const float c = cosf(angle), s = sinf(angle), lo = x[i], hi = x[i + 2];
+        x[i] = lo * c - hi * s;
+        x[i + 2] = hi * c + lo * s;
+    }
+}
+
+// One worker warp's share of task r: KV head `kv` (= the warp) and its 4 query heads. `take(ahead)`
+// and `release()` are the workers' ring (every worker warp takes every page).
+template <class Take, class Release>
+__device__ void attentionTask(const Args& a, const Layer& L, int r, int kv, Take&& take, Release&& release) {
+    const int lane = int(threadIdx.x & 31);
+    constexpr int kRowsPerPage = kKvRowsPerPage;
+    float q[kHeadsPerKv][4], o[kHeadsPerKv][4], m[kHeadsPerKv], l[kHeadsPerKv];
+#pragma unroll
+    for (int h = 0; h < kHeadsPerKv; ++h) {
+        const int head = kv * kHeadsPerKv + h;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) q[h][i] = __ldcg(a.qkvRaw + head * kHeadDim + lane + 32 * i);
+        normRope(q[h], L.qNorm, a.invFreq, a.depth);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) q[h][i] *= 0.08838834764831845f; // 1/sqrt(128)
+        m[h] = -INFINITY, l[h] = 0.0f;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) o[h][i] = 0.0f;
+    }
+    // One row: its K and V for this KV head (4 dims a lane), into every query head's softmax.
+    auto row = [&](const float (&k)[4], const float (&v)[4]) {
+#pragma unroll
+        for (int h = 0; h < kHeadsPerKv; ++h) {
+            const float s = warpSum(q[h][0] * k[0] + q[h][1] * k[1] + q[h][2] * k[2] + q[h][3] * k[3]);
+            const float mNew = fmaxf(m[h], s), scale = __expf(m[h] - mNew), p = __expf(s - mNew);
+            l[h] = l[h] * scale + p;
+#pragma unroll
+            for (int i = 0; i < 4; ++i) o[h][i] = o[h][i] * scale + p * v[i];
+            m[h] = mNew;
+        }
+    };
+    for (int p = taskBegin(a, r); p < taskEnd(a, r); p += kRowsPerPage) {
+        const int rows = min(kRowsPerPage, taskEnd(a, r) - p);
+        const __half* kp = reinterpret_cast<const __half*>(take(0u)) + kv * kHeadDim;
+        const __half* vp = reinterpret_cast<const __half*>(take(1u)) + kv * kHeadDim;
+        for (int j = 0; j < rows; ++j) {
+            float k[4], v[4];
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                k[i] = __half2float(kp[j * kKvHeads * kHeadDim + lane + 32 * i]);
+                v[i] = __half2float(vp[j * kKvHeads * kHeadDim + lane + 32 * i]);
+            }
+            row(k, v);
+        }
+        release();
+        release();
+    }
+    if (r * a.attnSpan <= a.depth && a.depth < (r + 1) * a.attnSpan) { // this task holds the new position
+        float k[4], v[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            k[i] = __ldcg(a.qkvRaw + H + kv * kHeadDim + lane + 32 * i);
+            v[i] = __ldcg(a.qkvRaw + H + kKvHeads * kHeadDim + kv * kHeadDim + lane + 32 * i);
+        }
+        normRope(k, L.kNorm, a.invFreq, a.depth);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) { // rounded as the cache holds them, as the chain reads them back
+            k[i] = __half2float(__float2half_rn(k[i]));
+            v[i] = __half2float(__float2half_rn(v[i]));
+            L.kCache[size_t(a.depth) * kKvHeads * kHeadDim + kv * kHeadDim + lane + 32 * i] = __float2half_rn(k[i]);
+            L.vCache[size_t(a.depth) * kKvHeads * kHeadDim + kv * kHeadDim + lane + 32 * i] = __float2half_rn(v[i]);
+        }
+        row(k, v);
+    }
+#pragma unroll
+    for (int h = 0; h < kHeadsPerKv; ++h) {
+        float* part = a.partial + (size_t(r) * kHeads + kv * kHeadsPerKv + h) * kPartialFloats;
+        if (lane == 0) part[0] = m[h], part[1] = l[h];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) part[2 + lane + 32 * i] = o[h][i];
+    }
+}
+
+// Warp 0 of block `head` (< 32), once every task's partials are in: query head `head` combined and
+// written as groups 4·head .. 4·head + 3 of o's x.
+__device__ void combineHead(const Args& a, int head, int tasks) {
+    const int lane = int(threadIdx.x & 31);
+    float mAll = -INFINITY; // the tasks' maxima, a lane per task (loads in parallel, not in a chain)
+    for (int r = lane; r < tasks; r += 32) mAll = fmaxf(mAll, __ldcg(a.partial + (size_t(r) * kHeads + head) * kPartialFloats));
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) mAll = fmaxf(mAll, __shfl_xor_sync(0xffffffffu, mAll, off));
+    float sum = 0.0f, o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll 8 // eight tasks' loads in flight
+    for (int r = 0; r < tasks; ++r) {
+        const float* part = a.partial + (size_t(r) * kHeads + head) * kPartialFloats;
+        const float w = __expf(__ldcg(part) - mAll);
+        sum += w * __ldcg(part + 1);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) o[i] += w * __ldcg(part + 2 + lane + 32 * i);
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) storeMmaXGroup(o[i] / sum, lane, H, head * 4 + i, a.oX);
+}
+
+} // namespace hearth::kernels::dataflow

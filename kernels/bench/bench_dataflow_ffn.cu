@@ -26,7 +26,10 @@
 // --attention puts the attention block's GEMVs in front of each FFN block (norm → q/k/v → o, the
 // attention itself stubbed: o reads q's X8), in the chain (8 launches a layer) and in the kernel
 // (q/k/v groups spread over the blocks, o's 128 groups on blocks 0..127, four waits a layer):
-// what a whole decode layer's waits cost before attention is built into the kernel.
+// what a whole decode layer's waits cost before attention is built into the kernel. --depth D makes
+// the attention real (a cache of D random rows; the chain runs the engine's q/k norm + RoPE + cache
+// write and decode attention; kinds 11-12 run dataflow_attention.cuh's tasks of at least
+// --task-rows rows, default 32); with --layers 1 the k/v and the attention output are compared too.
 // Output: µs per layer against the bound (a layer's 85 MB at 4.5 TB/s), the final h against the
 // chain's, and variants that leave out the waits, the weight loads or both (wrong results: they
 // time the streaming, the waits and the workers' arithmetic apart), for 8 and 16 worker warps,
@@ -120,6 +123,33 @@ __global__ void fillHalves(__half* x, size_t n, uint64_t seed) {
     }
 }
 
+// --layers 1 with the attention (tensor-core kinds): the kernel's k/v (raw) and o's input (its MmaX
+// vector: q for the stub, the combined heads with --depth) against the chain's, to tell which part
+// of a layer differs.
+void compareLayerZero(const float* chainQkv, const float* chainAttn, const float* gotKv, const int8_t* gotX,
+                      bool depth) {
+    std::vector<float> want(QKV), attn(H), kv(QKV - H), x(H);
+    CK(cudaMemcpy(want.data(), chainQkv, QKV * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(attn.data(), chainAttn, H * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(kv.data(), gotKv, (QKV - H) * 4, cudaMemcpyDeviceToHost));
+    std::vector<uint8_t> mx(MmaX::bytes(H));
+    CK(cudaMemcpy(mx.data(), gotX, mx.size(), cudaMemcpyDeviceToHost));
+    for (int e = 0; e < H; ++e) { // MmaX: frags [column][t][group of the column], then records [column][chunk]
+        const int group = e / 32, i = e % 32, column = group / 8, j = group % 8, tt = (i % 16) / 4;
+        const int8_t q = int8_t(mx[size_t(((column * 4 + tt) * 8 + j) * 8 + (i >= 16 ? 4 : 0) + i % 4)]);
+        float rec[4];
+        std::memcpy(rec, mx.data() + size_t(H / 256) * 4 * 64 + size_t(column * 4 + j / 2) * 16, 16);
+        x[size_t(e)] = float(q) * rec[(j % 2) * 2];
+    }
+    auto rel = [](const float* a, const float* b, int n) {
+        double num = 0, den = 0;
+        for (int i = 0; i < n; ++i) num += double(a[i] - b[i]) * (a[i] - b[i]), den += double(b[i]) * b[i];
+        return std::sqrt(num / std::max(den, 1e-30));
+    };
+    std::printf("layer 0 against the chain: k/v %.2e, %s %.2e\n", rel(kv.data(), want.data() + H, QKV - H),
+                depth ? "attention output" : "q", rel(x.data(), depth ? attn.data() : want.data(), H));
+}
+
 double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
@@ -144,7 +174,7 @@ double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
 } // namespace
 
 int main(int argc, char** argv) {
-    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, trace = 0, depth = -1; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
+    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, trace = 0, depth = -1, taskRows = 32; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
                                                            // suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
@@ -156,10 +186,11 @@ int main(int argc, char** argv) {
         else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
         else if (a == "--depth" && i + 1 < argc) depth = std::clamp(std::atoi(argv[++i]), 0, 65535), attention = 1;
+        else if (a == "--task-rows" && i + 1 < argc) taskRows = std::clamp(std::atoi(argv[++i]), 1, 65536);
         else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..12] [--attention] [--depth D] [--variant 0..4] [--opts 0..3] [--trace]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..12] [--attention] [--depth D] [--task-rows R] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -265,7 +296,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < kHeadDim / 2; ++i) freqs[size_t(i)] = float(std::pow(1e6, -2.0 * i / kHeadDim));
     auto* invFreq = static_cast<float*>(alloc(freqs.size() * 4));
     CK(cudaMemcpy(invFreq, freqs.data(), freqs.size() * 4, cudaMemcpyHostToDevice));
-    const AttentionSchedule sched = attentionSchedule(std::max(depth, 0), prop.multiProcessorCount);
+    const AttentionSchedule sched = attentionSchedule(std::max(depth, 0), prop.multiProcessorCount, taskRows);
     auto* qkvRaw = static_cast<float*>(alloc(4 * QKV));
     auto* partial = static_cast<float*>(alloc(size_t(sched.tasks) * kHeads * kPartialFloats * 4));
     auto* oX = static_cast<int8_t*>(alloc(MmaX::bytes(H)));
@@ -487,6 +518,8 @@ int main(int argc, char** argv) {
                         c.stages, release ? ", release signals" : "", std::sqrt(num / std::max(wantSq, 1e-30)),
                         std::isfinite(num) ? "" : "  NON-FINITE");
         }
+    if (attention && count == 1 && !configs.empty() && kinds[configs.back().kind].tiled)
+        compareLayerZero(qkvOut, attnOut, depth >= 0 ? qkvRaw + H : kv, depth >= 0 ? oX : q8, depth >= 0);
     for (int round = 0; round < 2; ++round) {
         const double c = timeMs(s, reps, [&] { CK(cudaGraphLaunch(chain, s)); });
         std::printf("| chain (%d launches a layer, PDL, graph) | %.1f µs a layer | %.1f %% of the bound |\n",

@@ -22,13 +22,13 @@ constexpr int kPartialFloats = 2 + kHeadDim; // a head's {max, sum, o[128]}
 static_assert(kKvHeads == 8, "a worker warp per KV head: 8 workers");
 
 // How the rows below the new position (depth) are split: `tasks` ranges of `span` rows, the last
-// also holding the new position. At least 32 rows a task, at most one task a block.
+// also holding the new position. At least minRows rows a task, at most one task a block.
 struct AttentionSchedule {
     int tasks, span;
 };
-inline AttentionSchedule attentionSchedule(int depth, int blocks) {
+inline AttentionSchedule attentionSchedule(int depth, int blocks, int minRows) {
     const int rows = depth + 1;
-    const int tasks = std::max(1, std::min(blocks, (rows + 31) / 32));
+    const int tasks = std::max(1, std::min(blocks, (rows + minRows - 1) / minRows));
     return {tasks, (rows + tasks - 1) / tasks};
 }
 

@@ -1,7 +1,7 @@
 // Experiment (the engine does not use it): can a persistent decode kernel keep HBM busy through
 // its dependency waits if the weight loads never wait for them?
 //
-//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..12] [--attention] [--variant V] [--opts O]
+//   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..14] [--attention] [--variant V] [--opts O]
 //                         [--trace]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
@@ -28,7 +28,7 @@
 // (q/k/v groups spread over the blocks, o's 128 groups on blocks 0..127, four waits a layer):
 // what a whole decode layer's waits cost before attention is built into the kernel. --depth D makes
 // the attention real (a cache of D random rows; the chain runs the engine's q/k norm + RoPE + cache
-// write and decode attention; kinds 11-12 run dataflow_attention.cuh's tasks of at least
+// write and decode attention; kinds 13-14 run dataflow_attention.cuh's tasks of at least
 // --task-rows rows, default 32); with --layers 1 the k/v and the attention output are compared too.
 // Output: µs per layer against the bound (a layer's 85 MB at 4.5 TB/s), the final h against the
 // chain's, and variants that leave out the waits, the weight loads or both (wrong results: they
@@ -38,8 +38,8 @@
 // 16-byte cp.async pieces (what consumer GPUs without bulk copies would run) beside the bulk one.
 // --opts: bit 0 polls counters with relaxed loads and one acquire, bit 1 lets mbarrier waits
 // suspend; --variant V times only variant V (for ncu). Kinds 0-3 are dataflow_workers.cuh (dp4a);
-// kinds 4-12 dataflow_mma*.cuh (the dots on the tensor cores, weights repacked into tiles of 16 rows;
-// --attention for kinds 11-12 only; see the kinds table below); --trace prints the timeline of kinds
+// kinds 4-14 dataflow_mma*.cuh (the dots on the tensor cores, weights repacked into tiles of 16 rows;
+// --attention for kinds 13-14 only; see the kinds table below); --trace prints the timeline of kinds
 // 7-9 and 12 of a layer
 // (dataflow_trace.cuh: hand-over latencies, phase times, ring stalls).
 // (Kind 4 was a thread per Q4_K block of four rows until b7d842e: slower than kind 0.)
@@ -123,7 +123,7 @@ __global__ void fillHalves(__half* x, size_t n, uint64_t seed) {
     }
 }
 
-// --layers 1 with the attention (tensor-core kinds): the kernel's k/v (raw) and o's input (its MmaX
+// --layers 1 with the attention (kinds 13-14): the kernel's k/v (raw) and o's input (its MmaX
 // vector: q for the stub, the combined heads with --depth) against the chain's, to tell which part
 // of a layer differs.
 void compareLayerZero(const float* chainQkv, const float* chainAttn, const float* gotKv, const int8_t* gotX,
@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
         if (a == "--layers" && i + 1 < argc) count = std::max(1, std::atoi(argv[++i]));
         else if (a == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--stages" && i + 1 < argc) stageChoices = {std::clamp(std::atoi(argv[++i]), 2, kMaxStages)};
-        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 12)};
+        else if (a == "--kind" && i + 1 < argc) kindChoices = {std::clamp(std::atoi(argv[++i]), 0, 14)};
         else if (a == "--opts" && i + 1 < argc) opts = std::clamp(std::atoi(argv[++i]), 0, 3);
         else if (a == "--attention") attention = 1;
         else if (a == "--depth" && i + 1 < argc) depth = std::clamp(std::atoi(argv[++i]), 0, 65535), attention = 1;
@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
         else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..12] [--attention] [--depth D] [--task-rows R] [--variant 0..4] [--opts 0..3] [--trace]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--depth D] [--task-rows R] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -366,7 +366,8 @@ int main(int argc, char** argv) {
     // <16, shared>, 3: <8, shared, cp.async loader>) or dataflow_mma.cuh's (4: pages of 16 tiles, 5: of 8, 6: of 16 with 16 workers; 7, 8:
     // pages of 8 and 16 tiles with an epilogue warp; 9: 16 workers and an epilogue warp;
     // 10: kind 7 without the trace points compiled in; 11: kind 10 with x written in fragment order by its
-    // producers and taken in one bulk copy; 12: kind 11 with the trace points), with S
+    // producers and taken in one bulk copy; 12: kind 11 with the trace points; 13, 14: kinds 11, 12 with
+    // the attention block's phases (--attention, --depth)), with S
     // stages (as many as fit when S is 0).
     struct Config {
         int kind, stages;
@@ -391,6 +392,8 @@ int main(int argc, char** argv) {
     using M8EQ = MmaConfig<8, 8, true, false>;
     using M8ED = MmaConfig<8, 8, true, false, true>;
     using M8EDT = MmaConfig<8, 8, true, true, true>;
+    using M8EDA = MmaConfig<8, 8, true, false, true, true>;
+    using M8EDAT = MmaConfig<8, 8, true, true, true, true>;
     const Kind kinds[] = {
         {dataflowFfn<K0>, K0::kWarps, K0::kThreads, K0::kStageBytes, K0::kX8Bytes, "act's X8 in registers"},
         {dataflowFfn<K1>, K1::kWarps, K1::kThreads, K1::kStageBytes, K1::kX8Bytes, "act's X8 in shared memory"},
@@ -412,9 +415,13 @@ int main(int argc, char** argv) {
         {dataflowMma<M8EQ>, M8EQ::kWarps, M8EQ::kThreads, M8EQ::kStageBytes, M8EQ::kX8Bytes,
          "mma dots, pages of 8 tiles, an epilogue warp, no trace points", true, false},
         {dataflowMma<M8ED>, M8ED::kWarps, M8ED::kThreads, M8ED::kStageBytes, M8ED::kX8Bytes,
-         "mma dots, pages of 8 tiles, an epilogue warp, x written in fragment order, no trace points", true},
+         "mma dots, pages of 8 tiles, an epilogue warp, x written in fragment order, no trace points", true, false},
         {dataflowMma<M8EDT>, M8EDT::kWarps, M8EDT::kThreads, M8EDT::kStageBytes, M8EDT::kX8Bytes,
-         "mma dots, pages of 8 tiles, an epilogue warp, x written in fragment order", true},
+         "mma dots, pages of 8 tiles, an epilogue warp, x written in fragment order", true, false},
+        {dataflowMma<M8EDA>, M8EDA::kWarps, M8EDA::kThreads, M8EDA::kStageBytes, M8EDA::kX8Bytes,
+         "mma dots, kind 11 with the attention, no trace points", true},
+        {dataflowMma<M8EDAT>, M8EDAT::kWarps, M8EDAT::kThreads, M8EDAT::kStageBytes, M8EDAT::kX8Bytes,
+         "mma dots, kind 11 with the attention", true},
     };
     constexpr int kKinds = int(sizeof(kinds) / sizeof(kinds[0]));
     auto stagesOf = [](const Kind& k, int want) {

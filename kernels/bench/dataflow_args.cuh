@@ -24,7 +24,7 @@ constexpr int kMaxStages = 12;
 // --depth: Qwen3-8B's attention (dataflow_attention.cuh); the loader streams cache rows 9 a page.
 constexpr int kHeads = 32, kKvHeads = 8, kHeadDim = 128;
 constexpr int kKvRowBytes = kKvHeads * kHeadDim * 2; // one f16 cache row, every KV head
-constexpr int kKvRowsPerPage = 9;                    // 18 KB: a stage of kinds 11-12
+constexpr int kKvRowsPerPage = 9;                    // 18 KB: a stage of pages of 8 tiles
 constexpr size_t kMaxSharedBytes = 232448 - 4096; // an H200 block's opt-in shared memory, less the static
 
 struct Layer {
@@ -60,7 +60,7 @@ struct Args {
     int relaxedWaits;       // 1: counters are polled with relaxed loads, one acquire at the end
     unsigned suspendNs;     // > 0: mbarrier waits suspend (at most this long) instead of spinning
     unsigned long long* trace = nullptr; // kinds 7-9: [layer][block][kTracePoints] %globaltimer stamps
-    // --depth D (kinds 11-12): the attention itself in the kernel (dataflow_attention.cuh) instead of
+    // --depth D (kinds 13-14): the attention itself in the kernel (dataflow_attention.cuh) instead of
     // the stub; depth < 0: the stub.
     int depth = -1;
     int attnTasks = 0, attnSpan = 0; // attentionSchedule

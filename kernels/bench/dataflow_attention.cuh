@@ -1,5 +1,5 @@
 // hearth-bench-dataflow's decode attention as tasks of the tensor-core kernel (--depth D, kinds
-// 11-12; experiment, the engine does not use it). Qwen3-8B's attention: 32 query heads over 8 KV
+// 13-14; experiment, the engine does not use it). Qwen3-8B's attention: 32 query heads over 8 KV
 // heads of 128, per-head q/k RMSNorm, RoPE on (i, i + 64), an f16 cache of rows [position][KV head
 // · 128].
 //

@@ -21,7 +21,7 @@
 // Work: every page goes to all W workers, warp w taking PB/W of its tiles; a row's partial sums
 // meet in shared memory at the end of a group, as in kinds 0-3, or go to an epilogue warp (Parts).
 // Each phase's x (X8 of h·w, of act) is rewritten once after its wait into shared memory in fragment
-// order (MmaX), so a lane's B fragments for a tile are 64 contiguous bytes — or (kinds 11-12) written
+// order (MmaX), so a lane's B fragments for a tile are 64 contiguous bytes — or (kinds 11-14) written
 // in that order by its producers and taken in one bulk copy.
 #pragma once
 
@@ -47,15 +47,17 @@ __device__ __forceinline__ MmaX mmaX(int8_t* base, int k) {
 // PB tiles a page, W worker warps; E: a warp of its own does the groups' epilogues (below).
 // T: the --trace stamps compiled in. D: the producers of x write it in the fragment layout (MmaX) in
 // global memory, so after its wait a phase takes x with one bulk copy instead of rewriting it.
+// A: the attention block's phases compiled in (--attention, --depth; an instantiation of their own,
+// since they cost the FFN-only kernel registers and time).
 // (Tried and not kept, in git history: two pages taken at once so that two tiles are in flight per
 // warp, 26.2-26.6 µs a layer against 25.5-26.0 at 1ef5a0c; tiles claimed one at a time from a counter
 // by the next free warp, 26.9-27.3 at 8d0475f; a lean epilogue — one arrival a warp, h kept in
 // registers, the next norm's weights loaded before the wait — 27.5-28.6 at cb36cab.)
 // (P, per-warp pages — a page to one warp, so a stage is freed by one warp — was kind 11 at b24f791:
 // slower, 30.5 µs a layer against 27.5.)
-template <int PB, int W = 8, bool E = false, bool T = true, bool D = false>
+template <int PB, int W = 8, bool E = false, bool T = true, bool D = false, bool A = false>
 struct MmaConfig {
-    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kDirectX = D;
+    static constexpr bool kBulk = true, kEpilogue = E, kTrace = T, kDirectX = D, kAttention = A;
     static constexpr int kWarps = W, kThreads = (kWarps + 1 + E) * 32;
     static constexpr int kUpPageTiles = PB, kDownPageTiles = PB;
     static constexpr int kWarpTiles = PB / kWarps; // tiles a warp takes of a page
@@ -67,6 +69,7 @@ struct MmaConfig {
     static constexpr int kDownPages = 2 * kDownPagesPerTile; // a down group: 2 row tiles
     static_assert(PB % kWarps == 0 && kUpColumns % PB == 0 && kDownColumns % kDownPageTiles == 0);
     static_assert(!D || E, "x in the fragment layout is written by the epilogue warp");
+    static_assert(!A || D, "the attention's phases read x in the fragment layout");
 };
 
 // Called by a whole warp, lane l holding element l of group `group` of a k-element vector: the
@@ -186,7 +189,7 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
     for (int l = 0; l < a.count; ++l) {
         const Layer& L = a.layers[l];
         layer = l, phase = kLoaderFullUp;
-        if (a.attention) { // q/k/v groups, then o's group b (kernel file: the attention block's GEMVs)
+        if (C::kAttention && a.attention) { // q/k/v groups, then o's group b (dataflow_mma_kernel.cuh)
             for (int g = qkvBegin(b); g < qkvEnd(b); ++g)
                 for (int half = 0; half < 2; ++half) rowTile(L.qkv, C::kUpColumns, C::kUpPageTiles, 2 * g + half);
             if (a.depth >= 0 && b < a.attnTasks) // --depth: this block's task's cache rows, K then V a page

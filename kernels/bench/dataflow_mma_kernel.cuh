@@ -1,9 +1,9 @@
-// hearth-bench-dataflow's tensor-core kernel (kinds 4-12; experiment, the engine does not use it): the
+// hearth-bench-dataflow's tensor-core kernel (kinds 4-14; experiment, the engine does not use it): the
 // per-block roles over dataflow_mma.cuh's tiles — a loader warp streaming pages (tileLoader), worker
-// warps multiplying them, and (kinds 7-12) an epilogue warp finishing each group of 32 outputs.
+// warps multiplying them, and (kinds 7-14) an epilogue warp finishing each group of 32 outputs.
 //
-// With --attention (kinds 11-12: x in the fragment layout) each layer starts with the attention
-// block's GEMVs, the attention itself stubbed as in kinds 0-3: q/k/v from the attention norm's x
+// With --attention (kinds 13-14: kinds 11-12 with these phases compiled in) each layer starts with
+// the attention block's GEMVs, the attention itself stubbed as in kinds 0-3: q/k/v from the attention norm's x
 // (q's groups counted in and written as o's x, k and v stored), then o from q, whose groups add to h
 // and write the FFN norm's x; four waits a layer. With --depth D the attention is real
 // (dataflow_attention.cuh): q/k/v groups counted in, tasks over the cache, a combine per query head,
@@ -63,13 +63,13 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
     };
     if (ownsDown(b)) {
         const float h = __ldcg(a.h + row);
-        if (a.attention) normGroup<C>(h, row, a.layers[0].attnNorm, a.xa8[0], a.groupSqA[0]);
+        if (C::kAttention && a.attention) normGroup<C>(h, row, a.layers[0].attnNorm, a.xa8[0], a.groupSqA[0]);
         else normGroup<C>(h, row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
         warpSignal(&a.hReady[0], a.releaseSignal);
     }
     for (int l = 0; l < a.count; ++l) {
         const Layer& L = a.layers[l];
-        if (a.attention) {
+        if (C::kAttention && a.attention) {
             if (a.waits) mbarWait(&P.hSeenA, unsigned(l) & 1u);
             const float invA = invRmsOfGroups(a.groupSqA[l & 1]);
             for (int grp = qkvBegin(b); grp < qkvEnd(b); ++grp) {
@@ -118,7 +118,7 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
         handBack(&P.downEmpty);
         a.h[row] = v;
         const Layer& next = a.layers[l + 1 < a.count ? l + 1 : l];
-        if (a.attention) normGroup<C>(v, row, next.attnNorm, a.xa8[(l + 1) & 1], a.groupSqA[(l + 1) & 1]);
+        if (C::kAttention && a.attention) normGroup<C>(v, row, next.attnNorm, a.xa8[(l + 1) & 1], a.groupSqA[(l + 1) & 1]);
         else normGroup<C>(v, row, next.norm, a.xn8[(l + 1) & 1], a.groupSq[(l + 1) & 1]);
         warpSignal(&a.hReady[l + 1], a.releaseSignal);
         if constexpr (C::kTrace) stamp(a, l, kDownSignalled);
@@ -224,7 +224,7 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
     for (int l = 0; l < a.count; ++l) {
         // With an epilogue warp, warp 0 alone polls (one poller a block, not nine) and copyX8's
         // barrier holds the other workers; the epilogue warp hears of h's inputs through hSeen.
-        if constexpr (C::kDirectX) // (the bench allows --attention for these kinds only)
+        if constexpr (C::kAttention)
             if (a.attention) {
                 // ---- q/k/v: per group, row tiles 2g and 2g + 1; then o (group b) from q ----------------
                 if (a.waits && warp == 0) warpWaitCount(&a.hReady[l], kDownGroups, a.relaxedWaits);
@@ -256,7 +256,7 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         // ---- gate/up: per group, row tiles 2g and 2g + 1 of gate and up ------------------------------
         if (C::kTrace && warp == 0) stamp(a, l, kUpWaitBegin);
         if (a.waits && (!C::kEpilogue || warp == 0))
-            warpWaitCount(a.attention ? &a.hMid[l] : &a.hReady[l], kDownGroups, a.relaxedWaits);
+            warpWaitCount(C::kAttention && a.attention ? &a.hMid[l] : &a.hReady[l], kDownGroups, a.relaxedWaits);
         if (C::kEpilogue && a.waits && warp == 0 && lane == 0) mbarArrive(&P.hSeen);
         const float inv = invRmsOfGroups(a.groupSq[l & 1]);
         copyX8(a.xn8[l & 1], H);

@@ -76,11 +76,8 @@ struct MmaConfig {
 // group as storeX8Group quantizes it (the same int8 values, d and d·Σq), written straight into the
 // MmaX layout at `base` (global memory) — the fragments' words and its half of the chunk's record.
 __device__ __forceinline__ void storeMmaXGroup(float v, int lane, int k, int group, int8_t* base) {
-    float amax = fabsf(v);
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
-    const float d = amax / 127.0f;
-    const int q = amax > 0.0f ? max(-127, min(127, __float2int_rn(v * (127.0f / amax)))) : 0;
+    float d;
+    const int q = quantizeX8Lane(v, d);
     int sum = q;
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);

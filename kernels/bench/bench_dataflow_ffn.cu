@@ -39,9 +39,9 @@
 // --opts: bit 0 polls counters with relaxed loads and one acquire, bit 1 lets mbarrier waits
 // suspend; --variant V times only variant V (for ncu). Kinds 0-3 are dataflow_workers.cuh (dp4a);
 // kinds 4-14 dataflow_mma*.cuh (the dots on the tensor cores, weights repacked into tiles of 16 rows;
-// --attention for kinds 13-14 only; see the kinds table below); --trace prints the timeline of kinds
-// 7-9 and 12 of a layer
-// (dataflow_trace.cuh: hand-over latencies, phase times, ring stalls).
+// of these only kinds 13-14 take --attention and --depth; see the kinds table below); --trace prints
+// the timeline of kinds 7-9, 12 and 14 of a layer (dataflow_trace.cuh: hand-over latencies, phase
+// times, ring stalls).
 // (Kind 4 was a thread per Q4_K block of four rows until b7d842e: slower than kind 0.)
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>

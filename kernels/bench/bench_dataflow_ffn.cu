@@ -29,7 +29,8 @@
 // what a whole decode layer's waits cost before attention is built into the kernel. --depth D makes
 // the attention real (a cache of D random rows; the chain runs the engine's q/k norm + RoPE + cache
 // write and decode attention; kinds 13-14 run dataflow_attention.cuh's tasks of at least
-// --task-rows rows, default 32); with --layers 1 the k/v and the attention output are compared too.
+// --task-rows rows, default 32, row by row or with --batched a page of rows at once); with --layers 1
+// the k/v and the attention output are compared too.
 // Output: µs per layer against the bound (a layer's 85 MB at 4.5 TB/s), the final h against the
 // chain's, and variants that leave out the waits, the weight loads or both (wrong results: they
 // time the streaming, the waits and the workers' arithmetic apart), for 8 and 16 worker warps,
@@ -71,7 +72,8 @@ using namespace hearth::kernels::detail;
 using namespace hearth::kernels::dataflow;
 
 int main(int argc, char** argv) {
-    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, trace = 0, depth = -1, taskRows = 32; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
+    int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, trace = 0, depth = -1, taskRows = 32,
+        batched = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
                                                            // suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
@@ -84,10 +86,11 @@ int main(int argc, char** argv) {
         else if (a == "--attention") attention = 1;
         else if (a == "--depth" && i + 1 < argc) depth = std::clamp(std::atoi(argv[++i]), 0, 65535), attention = 1;
         else if (a == "--task-rows" && i + 1 < argc) taskRows = std::clamp(std::atoi(argv[++i]), 1, 65536);
+        else if (a == "--batched") batched = 1;
         else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--depth D] [--task-rows R] [--variant 0..4] [--opts 0..3] [--trace]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--depth D] [--task-rows R] [--batched] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -360,7 +363,8 @@ int main(int argc, char** argv) {
                invFreq,
                counters + 4 * count + 1,
                counters + 5 * count + 1,
-               counters + 6 * count + 1};
+               counters + 6 * count + 1,
+               batched};
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};

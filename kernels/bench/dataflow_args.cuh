@@ -21,10 +21,10 @@ constexpr float kEps = 1e-6f;
 constexpr int kUpRowBytes = H / 256 * 144, kDownRowBytes = F / 256 * 144;
 constexpr int kUpGroups = F / 32, kDownGroups = H / 32, kQkvGroups = QKV / 32, kQGroups = H / 32;
 constexpr int kMaxStages = 12;
-// --depth: Qwen3-8B's attention (dataflow_attention.cuh); the loader streams cache rows 9 a page.
+// --depth: Qwen3-8B's attention (dataflow_attention.cuh); the loader streams cache rows 8 a page.
 constexpr int kHeads = 32, kKvHeads = 8, kHeadDim = 128;
 constexpr int kKvRowBytes = kKvHeads * kHeadDim * 2; // one f16 cache row, every KV head
-constexpr int kKvRowsPerPage = 9;                    // 18 KB: a stage of pages of 8 tiles
+constexpr int kKvRowsPerPage = 8;                    // 16 KB, within a stage of pages of 8 tiles
 constexpr size_t kMaxSharedBytes = 232448 - 4096; // an H200 block's opt-in shared memory, less the static
 
 struct Layer {
@@ -71,6 +71,7 @@ struct Args {
     unsigned* qkvDone = nullptr;      // per layer: q/k/v groups counted in
     unsigned* partDone = nullptr;     // per layer: tasks' warps that wrote their partials
     unsigned* oIn = nullptr;          // per layer: query heads combined
+    int attnBatched = 0;              // 1: a page of rows at once (pageOfRows), else row by row
 };
 
 // The moments kinds 7-9 stamp into Args::trace (--trace), per layer and block.

@@ -5,7 +5,7 @@
 //
 // After the q/k/v groups are counted in (their raw sums, 1/rms applied, in Args::qkvRaw), block r <
 // tasks runs task r: cache rows [r·span, (r+1)·span) below the new position, which the loader
-// streamed into the ring like weights (they do not depend on the token; 9 rows a page, a K page
+// streamed into the ring like weights (they do not depend on the token; 8 rows a page, a K page
 // then its V page), and, in the task holding it, the new position itself, computed from the raw k
 // and v (and written to the cache). Worker warp w takes KV head w and its 4 query heads (each lane
 // dims lane + 32i, so RoPE's pairs stay in the lane), keeps an online softmax per head and writes
@@ -50,9 +50,83 @@ __device__ __forceinline__ void normRope(float (&x)[4], const float* w, const fl
     }
 }
 
+// Reduce-scatter over the warp, one step: of its N values the lane keeps the half whose index bit
+// (N/2) matches its own lane bit, adding the partner's copy of them; after the steps for 32..2, lane
+// L holds the full sum of value L. (N a template argument: the indices stay in registers.)
+template <int N>
+__device__ __forceinline__ void reduceScatterStep(float (&v)[32], int lane) {
+    const bool upper = (lane & (N / 2)) != 0;
+#pragma unroll
+    for (int j = 0; j < N / 2; ++j) {
+        const float keep = upper ? v[j + N / 2] : v[j], give = upper ? v[j] : v[j + N / 2];
+        v[j] = keep + __shfl_xor_sync(0xffffffffu, give, N / 2);
+    }
+}
+
+// A page of up to 8 cache rows into the 4 query heads' online softmax at once (Batched tasks): each
+// lane's partial dots for all 32 (row, head) pairs (its 4 dims), reduced and scattered so that lane
+// 4·row + head ends with that pair's score (31 shuffles where a reduction per pair takes 160), the
+// page's maxima and sums per head over the 8 lanes of a head, then every lane's o from the 32 weights.
+__device__ __forceinline__ void pageOfRows(const __half* kp, const __half* vp, int rows,
+                                           const float (&q)[kHeadsPerKv][4], float (&m)[kHeadsPerKv],
+                                           float (&l)[kHeadsPerKv], float (&o)[kHeadsPerKv][4]) {
+    static_assert(kKvRowsPerPage == 8 && kHeadsPerKv == 4, "32 (row, head) pairs, a lane each");
+    const int lane = int(threadIdx.x & 31);
+    float part[32]; // [4·row + head]
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        float k[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) k[i] = j < rows ? __half2float(kp[j * kKvHeads * kHeadDim + lane + 32 * i]) : 0.0f;
+#pragma unroll
+        for (int h = 0; h < 4; ++h) part[4 * j + h] = q[h][0] * k[0] + q[h][1] * k[1] + q[h][2] * k[2] + q[h][3] * k[3];
+    }
+    reduceScatterStep<32>(part, lane);
+    reduceScatterStep<16>(part, lane);
+    reduceScatterStep<8>(part, lane);
+    reduceScatterStep<4>(part, lane);
+    reduceScatterStep<2>(part, lane);
+    const int head = lane & 3;
+    const float s = (lane >> 2) < rows ? part[0] : -INFINITY;
+    float mx = s, mNew[kHeadsPerKv], scale[kHeadsPerKv], sumP[kHeadsPerKv];
+#pragma unroll
+    for (int w = 4; w < 32; w <<= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, w)); // over the 8 rows
+#pragma unroll
+    for (int h = 0; h < kHeadsPerKv; ++h) {
+        mNew[h] = fmaxf(m[h], __shfl_sync(0xffffffffu, mx, h));
+        scale[h] = __expf(m[h] - mNew[h]);
+    }
+    const float mine = head == 0 ? mNew[0] : head == 1 ? mNew[1] : head == 2 ? mNew[2] : mNew[3];
+    const float p = __expf(s - mine);
+    float rowSum = p;
+#pragma unroll
+    for (int w = 4; w < 32; w <<= 1) rowSum += __shfl_xor_sync(0xffffffffu, rowSum, w);
+#pragma unroll
+    for (int h = 0; h < kHeadsPerKv; ++h) {
+        sumP[h] = __shfl_sync(0xffffffffu, rowSum, h);
+        l[h] = l[h] * scale[h] + sumP[h];
+        m[h] = mNew[h];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) o[h][i] *= scale[h];
+    }
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        float v[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) v[i] = j < rows ? __half2float(vp[j * kKvHeads * kHeadDim + lane + 32 * i]) : 0.0f;
+#pragma unroll
+        for (int h = 0; h < kHeadsPerKv; ++h) {
+            const float pj = __shfl_sync(0xffffffffu, p, 4 * j + h);
+#pragma unroll
+            for (int i = 0; i < 4; ++i) o[h][i] += pj * v[i];
+        }
+    }
+}
+
 // One worker warp's share of task r: KV head `kv` (= the warp) and its 4 query heads. `take(ahead)`
-// and `release()` are the workers' ring (every worker warp takes every page).
-template <class Take, class Release>
+// and `release()` are the workers' ring (every worker warp takes every page). Batched: a page's rows
+// at once (pageOfRows), else one at a time, each with a reduction per query head.
+template <bool Batched, class Take, class Release>
 __device__ void attentionTask(const Args& a, const Layer& L, int r, int kv, Take&& take, Release&& release) {
     const int lane = int(threadIdx.x & 31);
     constexpr int kRowsPerPage = kKvRowsPerPage;
@@ -85,6 +159,12 @@ __device__ void attentionTask(const Args& a, const Layer& L, int r, int kv, Take
         const int rows = min(kRowsPerPage, taskEnd(a, r) - p);
         const __half* kp = reinterpret_cast<const __half*>(take(0u)) + kv * kHeadDim;
         const __half* vp = reinterpret_cast<const __half*>(take(1u)) + kv * kHeadDim;
+        if (Batched) {
+            pageOfRows(kp, vp, rows, q, m, l, o);
+            release();
+            release();
+            continue;
+        }
         for (int j = 0; j < rows; ++j) {
             float k[4], v[4];
 #pragma unroll

@@ -235,8 +235,10 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
                     if (b < a.attnTasks) {
                         if (a.waits && warp == 0) warpWaitCount(&a.qkvDone[l], kQkvGroups, a.relaxedWaits);
                         sync();
-                        attentionTask(a, a.layers[l], b, warp, [&](unsigned ahead) { return take(l, kWorkerEmptyUp, ahead); },
-                                      [&] { pages.release(); });
+                        auto takePage = [&](unsigned ahead) { return take(l, kWorkerEmptyUp, ahead); };
+                        auto releasePage = [&] { pages.release(); };
+                        if (a.attnBatched) attentionTask<true>(a, a.layers[l], b, warp, takePage, releasePage);
+                        else attentionTask<false>(a, a.layers[l], b, warp, takePage, releasePage);
                         warpSignal(&a.partDone[l], a.releaseSignal);
                     }
                     if (b < kHeads && warp == 0) {

@@ -427,7 +427,8 @@ int main(int argc, char** argv) {
                         std::isfinite(num) ? "" : "  NON-FINITE");
         }
     if (attention && count == 1 && !configs.empty() && kinds[configs.back().kind].tiled)
-        compareLayerZero(qkvOut, attnOut, depth >= 0 ? qkvRaw + H : kv, depth >= 0 ? oX : q8, depth >= 0);
+        compareLayerZero(qkvOut, attnOut, static_cast<const int8_t*>(xq), depth >= 0 ? qkvRaw + H : kv,
+                         depth >= 0 ? oX : q8, depth >= 0);
     for (int round = 0; round < 2; ++round) {
         const double c = timeMs(s, reps, [&] { CK(cudaGraphLaunch(chain, s)); });
         std::printf("| chain (%d launches a layer, PDL, graph) | %.1f µs a layer | %.1f %% of the bound |\n",

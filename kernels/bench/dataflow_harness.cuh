@@ -70,31 +70,38 @@ __global__ void fillHalves(__half* x, size_t n, uint64_t seed) {
     }
 }
 
-// --layers 1 with the attention (kinds 13-14): the kernel's k/v (raw) and o's input (its MmaX
-// vector: q for the stub, the combined heads with --depth) against the chain's, to tell which part
-// of a layer differs.
-void compareLayerZero(const float* chainQkv, const float* chainAttn, const float* gotKv, const int8_t* gotX,
-                      bool depth) {
+// --layers 1 with the attention (kinds 13-14): the kernel's k/v (raw) against the chain's, and o's
+// input — the kernel's MmaX vector (q for the stub, the combined heads with --depth) — against the
+// chain's fp32 values and against the chain's own X8 groups of them (int8 values that differ, and
+// by how much): a part that is wrong shows there; int8 rounding flips differ by one.
+void compareLayerZero(const float* chainQkv, const float* chainAttn, const int8_t* chainX8, const float* gotKv,
+                      const int8_t* gotX, bool depth) {
     std::vector<float> want(QKV), attn(H), kv(QKV - H), x(H);
     CK(cudaMemcpy(want.data(), chainQkv, QKV * 4, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(attn.data(), chainAttn, H * 4, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(kv.data(), gotKv, (QKV - H) * 4, cudaMemcpyDeviceToHost));
-    std::vector<uint8_t> mx(MmaX::bytes(H));
+    std::vector<uint8_t> mx(MmaX::bytes(H)), cx(gemvX8Bytes(H));
     CK(cudaMemcpy(mx.data(), gotX, mx.size(), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(cx.data(), chainX8, cx.size(), cudaMemcpyDeviceToHost));
+    int differ = 0, worst = 0;
     for (int e = 0; e < H; ++e) { // MmaX: frags [column][t][group of the column], then records [column][chunk]
         const int group = e / 32, i = e % 32, column = group / 8, j = group % 8, tt = (i % 16) / 4;
         const int8_t q = int8_t(mx[size_t(((column * 4 + tt) * 8 + j) * 8 + (i >= 16 ? 4 : 0) + i % 4)]);
         float rec[4];
         std::memcpy(rec, mx.data() + size_t(H / 256) * 4 * 64 + size_t(column * 4 + j / 2) * 16, 16);
         x[size_t(e)] = float(q) * rec[(j % 2) * 2];
+        const int qc = int8_t(cx[gemvX8ValueOffset(H, e)]);
+        differ += qc != q, worst = std::max(worst, std::abs(qc - int(q)));
     }
     auto rel = [](const float* a, const float* b, int n) {
         double num = 0, den = 0;
         for (int i = 0; i < n; ++i) num += double(a[i] - b[i]) * (a[i] - b[i]), den += double(b[i]) * b[i];
         return std::sqrt(num / std::max(den, 1e-30));
     };
-    std::printf("layer 0 against the chain: k/v %.2e, %s %.2e\n", rel(kv.data(), want.data() + H, QKV - H),
-                depth ? "attention output" : "q", rel(x.data(), depth ? attn.data() : want.data(), H));
+    std::printf("layer 0 against the chain: k/v %.2e, %s %.2e against its fp32 values; int8 values differing from "
+                "the chain's X8: %d of %d, by at most %d\n",
+                rel(kv.data(), want.data() + H, QKV - H), depth ? "attention output" : "q",
+                rel(x.data(), depth ? attn.data() : want.data(), H), differ, H, worst);
 }
 
 double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {

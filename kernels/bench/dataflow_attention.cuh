@@ -50,6 +50,13 @@ __device__ __forceinline__ void normRope(float (&x)[4], const float* w, const fl
     }
 }
 
+// Row j of a page (this KV head's slice), the lane's dims lane + 32i; zeros past the page's rows.
+__device__ __forceinline__ void rowDims(const __half* page, int j, int rows, float (&out)[4]) {
+    const int lane = int(threadIdx.x & 31);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) out[i] = j < rows ? __half2float(page[j * kKvHeads * kHeadDim + lane + 32 * i]) : 0.0f;
+}
+
 // Reduce-scatter over the warp, one step: of its N values the lane keeps the half whose index bit
 // (N/2) matches its own lane bit, adding the partner's copy of them; after the steps for 32..2, lane
 // L holds the full sum of value L. (N a template argument: the indices stay in registers.)
@@ -76,8 +83,7 @@ __device__ __forceinline__ void pageOfRows(const __half* kp, const __half* vp, i
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
         float k[4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i) k[i] = j < rows ? __half2float(kp[j * kKvHeads * kHeadDim + lane + 32 * i]) : 0.0f;
+        rowDims(kp, j, rows, k);
 #pragma unroll
         for (int h = 0; h < 4; ++h) part[4 * j + h] = q[h][0] * k[0] + q[h][1] * k[1] + q[h][2] * k[2] + q[h][3] * k[3];
     }
@@ -112,8 +118,7 @@ __device__ __forceinline__ void pageOfRows(const __half* kp, const __half* vp, i
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
         float v[4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i) v[i] = j < rows ? __half2float(vp[j * kKvHeads * kHeadDim + lane + 32 * i]) : 0.0f;
+        rowDims(vp, j, rows, v);
 #pragma unroll
         for (int h = 0; h < kHeadsPerKv; ++h) {
             const float pj = __shfl_sync(0xffffffffu, p, 4 * j + h);
@@ -159,20 +164,15 @@ __device__ void attentionTask(const Args& a, const Layer& L, int r, int kv, Take
         const int rows = min(kRowsPerPage, taskEnd(a, r) - p);
         const __half* kp = reinterpret_cast<const __half*>(take(0u)) + kv * kHeadDim;
         const __half* vp = reinterpret_cast<const __half*>(take(1u)) + kv * kHeadDim;
-        if (Batched) {
+        if constexpr (Batched) {
             pageOfRows(kp, vp, rows, q, m, l, o);
-            release();
-            release();
-            continue;
-        }
-        for (int j = 0; j < rows; ++j) {
-            float k[4], v[4];
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                k[i] = __half2float(kp[j * kKvHeads * kHeadDim + lane + 32 * i]);
-                v[i] = __half2float(vp[j * kKvHeads * kHeadDim + lane + 32 * i]);
+        } else {
+            for (int j = 0; j < rows; ++j) {
+                float k[4], v[4];
+                rowDims(kp, j, rows, k);
+                rowDims(vp, j, rows, v);
+                row(k, v);
             }
-            row(k, v);
         }
         release();
         release();

@@ -412,6 +412,7 @@ int main(int argc, char** argv) {
             CK(cudaMemcpyAsync(stamps.data(), d, n * 8, cudaMemcpyDeviceToHost, s));
             CK(cudaStreamSynchronize(s));
             printTimeline(stamps, c.kind, c.stages, count, prop.multiProcessorCount);
+            if (depth >= 0) printAttentionTimeline(stamps, count, prop.multiProcessorCount, sched.tasks);
         }
     for (const Config& c : configs)
         for (int release : {0, 1}) {

@@ -94,6 +94,13 @@ enum TracePoint {
     kDownEndLast, // workers: the last worker warp's down group handed over
     kUpSumsSeen,   // epilogue warp: the last gate/up group's sums complete (its mbarrier)
     kDownSumsSeen, // epilogue warp: the down group's sums complete
+    // --depth (kind 14): the attention's phases
+    kQkvSignalled,  // epilogue warp: the block's last q/k/v group counted in
+    kTaskStart,     // workers: the task begins (q/k/v counted in, the barrier passed)
+    kTaskEnd,       // workers (warp 0): the task's partials counted in
+    kCombineEnd,    // worker warp 0 of block h < 32: query head h combined and counted in
+    kOStart,        // workers: o's x copied, o begins
+    kOSignalled,    // epilogue warp: the o group counted in
     kTracePoints
 };
 __device__ __forceinline__ unsigned long long globalNs() {

@@ -77,6 +77,7 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
                 if (a.depth >= 0) { // the raw q/k/v for the attention tasks
                     a.qkvRaw[32 * grp + lane] = v;
                     warpSignal(&a.qkvDone[l], a.releaseSignal);
+                    if constexpr (C::kTrace) stamp(a, l, kQkvSignalled);
                 } else if (grp < kQGroups) {
                     storeMmaXGroup(v, lane, H, grp, a.q8);
                     warpSignal(&a.qDone[l], a.releaseSignal);
@@ -89,6 +90,7 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
                 a.h[row] = v;
                 normGroup<C>(v, row, L.norm, a.xn8[l & 1], a.groupSq[l & 1]);
                 warpSignal(&a.hMid[l], a.releaseSignal);
+                if constexpr (C::kTrace) stamp(a, l, kOSignalled);
             }
         }
         if (a.waits) mbarWait(&P.hSeen, unsigned(l) & 1u);
@@ -235,16 +237,19 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
                     if (b < a.attnTasks) {
                         if (a.waits && warp == 0) warpWaitCount(&a.qkvDone[l], kQkvGroups, a.relaxedWaits);
                         sync();
+                        if (C::kTrace && warp == 0) stamp(a, l, kTaskStart);
                         auto takePage = [&](unsigned ahead) { return take(l, kWorkerEmptyUp, ahead); };
                         auto releasePage = [&] { pages.release(); };
                         if (a.attnBatched) attentionTask<true>(a, a.layers[l], b, warp, takePage, releasePage);
                         else attentionTask<false>(a, a.layers[l], b, warp, takePage, releasePage);
                         warpSignal(&a.partDone[l], a.releaseSignal);
+                        if (C::kTrace && warp == 0) stamp(a, l, kTaskEnd);
                     }
                     if (b < kHeads && warp == 0) {
                         if (a.waits) warpWaitCount(&a.partDone[l], unsigned(a.attnTasks * kKvHeads), a.relaxedWaits);
                         combineHead(a, b, a.attnTasks);
                         warpSignal(&a.oIn[l], a.releaseSignal);
+                        if constexpr (C::kTrace) stamp(a, l, kCombineEnd);
                     }
                 }
                 if (ownsDown(b)) {
@@ -252,6 +257,7 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
                         warpWaitCount(a.depth >= 0 ? &a.oIn[l] : &a.qDone[l], a.depth >= 0 ? kHeads : kQGroups,
                                       a.relaxedWaits);
                     copyX8(a.depth >= 0 ? a.oX : a.q8, H);
+                    if (C::kTrace && warp == 0) stamp(a, l, kOStart);
                     oneMatrixGroup(l);
                 }
             }

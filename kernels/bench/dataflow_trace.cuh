@@ -133,4 +133,40 @@ inline void printTimeline(const std::vector<unsigned long long>& t, int kind, in
     for (int i = 0; i < kRows; ++i) std::printf("  %-52s %7.2f\n", names[i], median(rows[i]));
 }
 
+// --depth (kind 14): the attention's phases per layer, medians over layers 2..count-2 — from the last
+// q/k/v group counted in to the tasks' start, the tasks' work, the last task to the last combine, the
+// last combine to o's start and o's last group.
+inline void printAttentionTimeline(const std::vector<unsigned long long>& t, int count, int blocks, int tasks) {
+    auto at = [&](int l, int b, int p) { return double(t[(size_t(l) * blocks + b) * kTracePoints + p]) * 1e-3; };
+    auto median = [](std::vector<double> v) {
+        std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+        return v[v.size() / 2];
+    };
+    const char* names[] = {"attn: median task starts after the last q/k/v group", "attn: a task's work, median",
+                           "attn: a task's work, max", "attn: last combine after the last task",
+                           "o: median block starts after the last combine", "o: last group after the median o start"};
+    constexpr int kRows = 6;
+    std::vector<std::vector<double>> rows(kRows);
+    const int heads = std::min(blocks, kHeads), owners = std::min(blocks, kDownGroups);
+    for (int l = 2; l + 1 < count; ++l) {
+        double lastQkv = 0, lastTask = 0, lastCombine = 0, lastO = 0;
+        std::vector<double> start, work, oStart;
+        for (int b = 0; b < blocks; ++b)
+            if (t[(size_t(l) * blocks + b) * kTracePoints + kQkvSignalled]) lastQkv = std::max(lastQkv, at(l, b, kQkvSignalled));
+        for (int b = 0; b < tasks; ++b) {
+            start.push_back(at(l, b, kTaskStart));
+            work.push_back(at(l, b, kTaskEnd) - at(l, b, kTaskStart));
+            lastTask = std::max(lastTask, at(l, b, kTaskEnd));
+        }
+        for (int b = 0; b < heads; ++b) lastCombine = std::max(lastCombine, at(l, b, kCombineEnd));
+        for (int b = 0; b < owners; ++b) oStart.push_back(at(l, b, kOStart)), lastO = std::max(lastO, at(l, b, kOSignalled));
+        const double v[kRows] = {median(start) - lastQkv, median(work), *std::max_element(work.begin(), work.end()),
+                                 lastCombine - lastTask, median(oStart) - lastCombine, lastO - median(oStart)};
+        for (int i = 0; i < kRows; ++i) rows[i].push_back(v[i]);
+    }
+    if (rows[0].empty()) return;
+    std::printf("attention timeline, %d tasks (medians over layers, µs):\n", tasks);
+    for (int i = 0; i < kRows; ++i) std::printf("  %-52s %7.2f\n", names[i], median(rows[i]));
+}
+
 } // namespace hearth::kernels::dataflow

@@ -141,11 +141,13 @@ __device__ __forceinline__ int qkvEnd(int b) { return int((b + 1) * kQkvGroups /
 __device__ __forceinline__ bool ownsDown(int b) { return b < kDownGroups; } // needs gridDim ≥ 128
 
 // Workers' group of 32 h rows (block b < 128): h·w as an X8 group of `xn`, Σh² to `sq`.
-__device__ __forceinline__ void writeNormGroup(float v, int row, const float* w, int8_t* xn, float* sq) {
-    const int lane = int(threadIdx.x & 31);
-    storeX8Group(v * w[row], lane, H, row >> 5, xn);
+__device__ __forceinline__ void writeGroupSq(float v, int row, float* sq) { // the group's Σh²
     const float s = warpSum(v * v);
-    if (lane == 0) sq[row >> 5] = s;
+    if ((threadIdx.x & 31) == 0) sq[row >> 5] = s;
+}
+__device__ __forceinline__ void writeNormGroup(float v, int row, const float* w, int8_t* xn, float* sq) {
+    storeX8Group(v * w[row], int(threadIdx.x & 31), H, row >> 5, xn);
+    writeGroupSq(v, row, sq);
 }
 
 // The worker warps of a block meet (named barrier 1; the loader warp is not in it).
@@ -179,23 +181,23 @@ __device__ __forceinline__ void initStages(uint64_t* full, uint64_t* empty, int 
     __syncthreads();
 }
 
-// A worker warp's side of the ring: it takes pages first, first + step, ... of the block's stream
-// (the loader's numbering), waiting for each to land, and frees each for the loader.
+// A worker warp's side of the ring: it takes every page of the block's stream in order (the
+// loader's numbering), waiting for each to land, and frees each for the loader.
 struct RingPages {
     const uint8_t* ring;
     uint64_t* full;
     uint64_t* empty;
     int stageBytes;
-    unsigned stages, suspendNs, page, step;
+    unsigned stages, suspendNs, page;
     __device__ const uint8_t* take(unsigned ahead = 0) { // the next page, or the one `ahead` pages after it
-        const unsigned p = page + ahead * step, s = p % stages, round = p / stages;
+        const unsigned p = page + ahead, s = p % stages, round = p / stages;
         mbarWait(&full[s], round & 1u, suspendNs);
         return ring + size_t(s) * unsigned(stageBytes);
     }
     __device__ void release() {
         __syncwarp();
         if ((threadIdx.x & 31) == 0) mbarArrive(&empty[page % stages]);
-        page += step;
+        ++page;
     }
 };
 

@@ -98,8 +98,7 @@ template <class C>
 __device__ __forceinline__ void normGroup(float v, int row, const float* w, int8_t* xn, float* sq) {
     if constexpr (C::kDirectX) {
         storeMmaXGroup(v * w[row], int(threadIdx.x & 31), H, row >> 5, xn);
-        const float s = warpSum(v * v);
-        if ((threadIdx.x & 31) == 0) sq[row >> 5] = s;
+        writeGroupSq(v, row, sq);
     } else {
         writeNormGroup(v, row, w, xn, sq);
     }

@@ -135,7 +135,7 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
     auto& downPart = P.down;
     const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
     const int g = lane >> 2, t = lane & 3;
-    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, 0u, 1u};
+    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, 0u};
     auto sync = [] { workersSync<C>(); };
     auto take = [&](int l, TracePoint p, unsigned ahead = 0) { // warp 0 sums its waits for pages under --trace
         if (!C::kTrace || !a.trace || warp != 0) return pages.take(ahead);
@@ -191,21 +191,25 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         pages.release();
         return s;
     };
-    // --attention: a group of one matrix of k = H (q/k/v or o), its two row tiles, handed to the
-    // epilogue warp through the up ring's slot 0.
-    int parity = 0;
-    auto oneMatrixGroup = [&](int l) {
-        float2 acc[2];
+    // A group of one matrix: its two row tiles of perTile pages each, this warp's tiles · x, summed
+    // over the lanes of a row (down; q/k/v and o).
+    auto twoRowTiles = [&](int l, TracePoint waitPoint, int k, int perTile, float2 (&acc)[2]) {
 #pragma unroll
-        for (int p = 0; p < 2 * UPT; ++p) {
-            const int half = p / UPT, kp = p % UPT;
-            const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyUp, H, kp, C::kUpPageTiles,
-                                     WT * warp);
+        for (int p = 0; p < 2 * perTile; ++p) {
+            const int half = p / perTile, kp = p % perTile;
+            const float2 s = pageDot(std::integral_constant<int, WT>{}, l, waitPoint, k, kp, C::kUpPageTiles, WT * warp);
             if (kp == 0) acc[half] = s;
             else acc[half].x += s.x, acc[half].y += s.y;
         }
 #pragma unroll
         for (int half = 0; half < 2; ++half) acc[half] = sumOverT(acc[half]);
+    };
+    // --attention: a group of one matrix of k = H (q/k/v or o), handed to the epilogue warp through the
+    // up ring's slot 0.
+    int parity = 0;
+    auto oneMatrixGroup = [&](int l) {
+        float2 acc[2];
+        twoRowTiles(l, kWorkerEmptyUp, H, UPT, acc);
         mbarWait(&P.upEmpty[parity & 1], ((parity >> 1) & 1) ^ 1);
         if (t == 0) {
 #pragma unroll
@@ -319,16 +323,8 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         copyX8(a.act8, F);
         if (C::kTrace && warp == 0) stamp(a, l, kDownStart);
         float2 acc[2];
-#pragma unroll
-        for (int p = 0; p < C::kDownPages; ++p) {
-            const int half = p / DPT, kp = p % DPT;
-            const float2 s = pageDot(std::integral_constant<int, WT>{}, l, kWorkerEmptyDown, F, kp,
-                                     C::kDownPageTiles, WT * warp);
-            if (kp == 0) acc[half] = s;
-            else acc[half].x += s.x, acc[half].y += s.y;
-        }
-#pragma unroll
-        for (int half = 0; half < 2; ++half) acc[half] = sumOverT(acc[half]);
+        static_assert(C::kDownPageTiles == C::kUpPageTiles && C::kDownPages == 2 * DPT);
+        twoRowTiles(l, kWorkerEmptyDown, F, DPT, acc);
         if constexpr (C::kEpilogue) mbarWait(&P.downEmpty, (unsigned(l) & 1u) ^ 1u);
         if (t == 0) {
 #pragma unroll

@@ -38,7 +38,7 @@ __device__ void workers(const Args& a, const uint8_t* ring, int8_t* x8s, uint64_
     __shared__ float downPart[C::kWarps][DP];
     const int b = int(blockIdx.x), warp = int(threadIdx.x >> 5), lane = int(threadIdx.x & 31);
     const int slot = int(threadIdx.x) / 64, unit = int(threadIdx.x) % 64; // 64 threads a row
-    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, 0u, 1u};
+    RingPages pages{ring, full, empty, C::kStageBytes, unsigned(a.stages), a.suspendNs, 0u};
     auto take = [&] { return pages.take(); };
     auto release = [&] { pages.release(); };
     // Row sums of one group of 32 rows of M matrices of k = H (their pages interleaved), x the

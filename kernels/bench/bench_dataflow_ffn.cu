@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
         fillQ4K<<<1024, 256, 0, s>>>(d, downBytes / 144, 3 * l + 3);
         fillFloats<<<H / 256, 256, 0, s>>>(n, H, 0.0f, 1000 + l); // norm weights in (-1, 1)
         layers[l] = {g, u, d, n, nullptr, nullptr, nullptr};
-        { // kinds 4-12 read the same weights repacked into tiles (dataflow_mma.cuh)
+        { // kinds 4-14 read the same weights repacked into tiles (dataflow_mma.cuh)
             auto* tg = static_cast<uint8_t*>(alloc(upBytes));
             auto* tu = static_cast<uint8_t*>(alloc(upBytes));
             auto* td = static_cast<uint8_t*>(alloc(downBytes));
@@ -277,7 +277,7 @@ int main(int argc, char** argv) {
         int warps, threads, stageBytes, x8Bytes;
         const char* x8;
         bool tiled = false;    // weights in dataflow_mma.cuh's tiles
-        bool attention = true; // --attention supported (not by the tiled kinds before 11)
+        bool attention = true; // --attention supported (not by the tiled kinds before 13)
     };
     using K0 = Workers<8, false>;
     using K1 = Workers<8, true>;
@@ -402,7 +402,7 @@ int main(int argc, char** argv) {
                 configs.push_back(c);
         }
     }
-    if (trace) // one run of the whole kernel with the stamps (kinds 7-9, 12), summarised
+    if (trace) // one run of the whole kernel with the stamps (kinds 7-9, 12, 14), summarised
         for (const Config& c : configs) {
             const size_t n = size_t(count) * prop.multiProcessorCount * kTracePoints;
             unsigned long long* d = static_cast<unsigned long long*>(alloc(n * 8));

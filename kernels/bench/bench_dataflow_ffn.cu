@@ -73,7 +73,7 @@ using namespace hearth::kernels::dataflow;
 
 int main(int argc, char** argv) {
     int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, trace = 0, depth = -1, taskRows = 32,
-        batched = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
+        batched = 0, combineBlock = 0, attnSkip = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
                                                            // suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
@@ -87,10 +87,12 @@ int main(int argc, char** argv) {
         else if (a == "--depth" && i + 1 < argc) depth = std::clamp(std::atoi(argv[++i]), 0, 65535), attention = 1;
         else if (a == "--task-rows" && i + 1 < argc) taskRows = std::clamp(std::atoi(argv[++i]), 1, 65536);
         else if (a == "--batched") batched = 1;
+        else if (a == "--combine-block") combineBlock = 1;
+        else if (a == "--attn-skip" && i + 1 < argc) attnSkip = std::clamp(std::atoi(argv[++i]), 0, 255);
         else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--depth D] [--task-rows R] [--batched] [--variant 0..4] [--opts 0..3] [--trace]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--depth D] [--task-rows R] [--batched] [--combine-block] [--attn-skip 0..255] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -364,7 +366,9 @@ int main(int argc, char** argv) {
                counters + 4 * count + 1,
                counters + 5 * count + 1,
                counters + 6 * count + 1,
-               batched};
+               batched,
+               combineBlock,
+               attnSkip};
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};

@@ -72,6 +72,11 @@ struct Args {
     unsigned* partDone = nullptr;     // per layer: tasks' warps that wrote their partials
     unsigned* oIn = nullptr;          // per layer: query heads combined
     int attnBatched = 0;              // 1: a page of rows at once (pageOfRows), else row by row
+    int combineBlock = 0;             // 1: a head's combine on every worker warp of its block, else warp 0
+    // timing only (wrong results), bits: 1 q's norm and RoPE, 2 the rows, 4 the partials' stores; the
+    // waits of 8 the tasks for q/k/v, 16 the combine for the partials, 32 o for the combine; 64 the
+    // tasks (and their pages), 128 the combine
+    int attnSkip = 0;
 };
 
 // The moments kinds 7-9 stamp into Args::trace (--trace), per layer and block.

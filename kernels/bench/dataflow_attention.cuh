@@ -32,21 +32,36 @@ inline AttentionSchedule attentionSchedule(int depth, int blocks, int minRows) {
     return {tasks, (rows + tasks - 1) / tasks};
 }
 
-// A head's 128 values, lane holding dims lane + 32i: RMSNorm by w, then RoPE at `pos` on (i, i + 64).
-__device__ __forceinline__ void normRope(float (&x)[4], const float* w, const float* invFreq, int pos) {
+// What a task needs that does not depend on the token, for the lane's dims lane + 32i: the q and k
+// norms' weights and RoPE's cos/sin at the new position. Taken before the task waits for q/k/v, so
+// that after the wait q (and the new row's k and v) is the only round trip; loaded after the wait,
+// head by head behind q, these dependent loads cost ~9 µs a layer (--attn-skip 1, tenth session).
+struct TaskConstants {
+    float qw[4], kw[4], cos[2], sin[2];
+};
+__device__ __forceinline__ TaskConstants taskConstants(const Args& a, const Layer& L) {
     const int lane = int(threadIdx.x & 31);
+    TaskConstants c;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) c.qw[i] = L.qNorm[lane + 32 * i], c.kw[i] = L.kNorm[lane + 32 * i];
+#pragma unroll
+    for (int i = 0; i < 2; ++i) sincosf(float(a.depth) * a.invFreq[lane + 32 * i], &c.sin[i], &c.cos[i]);
+    return c;
+}
+
+// A head's 128 values, lane holding dims lane + 32i: RMSNorm by w, then RoPE on (i, i + 64).
+__device__ __forceinline__ void normRope(float (&x)[4], const float (&w)[4], const TaskConstants& c) {
     float sq = 0.0f;
 #pragma unroll
     for (int i = 0; i < 4; ++i) sq += x[i] * x[i];
     const float inv = rsqrtf(warpSum(sq) / float(kHeadDim) + kEps);
 #pragma unroll
-    for (int i = 0; i < 4; ++i) x[i] *= inv * w[lane + 32 * i];
+    for (int i = 0; i < 4; ++i) x[i] *= inv * w[i];
 #pragma unroll
     for (int i = 0; i < 2; ++i) { // pairs (d, d + 64), d = lane + 32i
-        const float angle = float(pos) * invFreq[lane + 32 * i];
-        const float c = cosf(angle), s = sinf(angle), lo = x[i], hi = x[i + 2];
-        x[i] = lo * c - hi * s;
-        x[i + 2] = hi * c + lo * s;
+        const float lo = x[i], hi = x[i + 2];
+        x[i] = lo * c.cos[i] - hi * c.sin[i];
+        x[i + 2] = hi * c.cos[i] + lo * c.sin[i];
     }
 }
 
@@ -132,16 +147,18 @@ __device__ __forceinline__ void pageOfRows(const __half* kp, const __half* vp, i
 // and `release()` are the workers' ring (every worker warp takes every page). Batched: a page's rows
 // at once (pageOfRows), else one at a time, each with a reduction per query head.
 template <bool Batched, class Take, class Release>
-__device__ void attentionTask(const Args& a, const Layer& L, int r, int kv, Take&& take, Release&& release) {
+__device__ void attentionTask(const Args& a, const Layer& L, const TaskConstants& tc, int r, int kv, Take&& take,
+                              Release&& release) {
     const int lane = int(threadIdx.x & 31);
     constexpr int kRowsPerPage = kKvRowsPerPage;
     float q[kHeadsPerKv][4], o[kHeadsPerKv][4], m[kHeadsPerKv], l[kHeadsPerKv];
 #pragma unroll
-    for (int h = 0; h < kHeadsPerKv; ++h) {
-        const int head = kv * kHeadsPerKv + h;
+    for (int h = 0; h < kHeadsPerKv; ++h) // every head's loads first: one round trip
 #pragma unroll
-        for (int i = 0; i < 4; ++i) q[h][i] = __ldcg(a.qkvRaw + head * kHeadDim + lane + 32 * i);
-        normRope(q[h], L.qNorm, a.invFreq, a.depth);
+        for (int i = 0; i < 4; ++i) q[h][i] = __ldcg(a.qkvRaw + (kv * kHeadsPerKv + h) * kHeadDim + lane + 32 * i);
+#pragma unroll
+    for (int h = 0; h < kHeadsPerKv; ++h) {
+        if (!(a.attnSkip & 1)) normRope(q[h], tc.qw, tc);
 #pragma unroll
         for (int i = 0; i < 4; ++i) q[h][i] *= 0.08838834764831845f; // 1/sqrt(128)
         m[h] = -INFINITY, l[h] = 0.0f;
@@ -164,7 +181,9 @@ __device__ void attentionTask(const Args& a, const Layer& L, int r, int kv, Take
         const int rows = min(kRowsPerPage, taskEnd(a, r) - p);
         const __half* kp = reinterpret_cast<const __half*>(take(0u)) + kv * kHeadDim;
         const __half* vp = reinterpret_cast<const __half*>(take(1u)) + kv * kHeadDim;
-        if constexpr (Batched) {
+        if (a.attnSkip & 2) {
+            // --attn-skip 2: the pages taken and released, their rows not read (timing only)
+        } else if constexpr (Batched) {
             pageOfRows(kp, vp, rows, q, m, l, o);
         } else {
             for (int j = 0; j < rows; ++j) {
@@ -184,7 +203,7 @@ __device__ void attentionTask(const Args& a, const Layer& L, int r, int kv, Take
             k[i] = __ldcg(a.qkvRaw + H + kv * kHeadDim + lane + 32 * i);
             v[i] = __ldcg(a.qkvRaw + H + kKvHeads * kHeadDim + kv * kHeadDim + lane + 32 * i);
         }
-        normRope(k, L.kNorm, a.invFreq, a.depth);
+        normRope(k, tc.kw, tc);
 #pragma unroll
         for (int i = 0; i < 4; ++i) { // rounded as the cache holds them, as the chain reads them back
             k[i] = __half2float(__float2half_rn(k[i]));
@@ -194,6 +213,7 @@ __device__ void attentionTask(const Args& a, const Layer& L, int r, int kv, Take
         }
         row(k, v);
     }
+    if (a.attnSkip & 4) return; // timing only: no partials written
 #pragma unroll
     for (int h = 0; h < kHeadsPerKv; ++h) {
         float* part = a.partial + (size_t(r) * kHeads + kv * kHeadsPerKv + h) * kPartialFloats;
@@ -203,25 +223,49 @@ __device__ void attentionTask(const Args& a, const Layer& L, int r, int kv, Take
     }
 }
 
-// Warp 0 of block `head` (< 32), once every task's partials are in: query head `head` combined and
-// written as groups 4·head .. 4·head + 3 of o's x.
-__device__ void combineHead(const Args& a, int head, int tasks) {
+// Block `head` (< 32), once every task's partials are in: query head `head` combined and written as
+// groups 4·head .. 4·head + 3 of o's x. `warps` warps take part (this is warp `warp`): each sums the
+// tasks warp, warp + warps, ...; with more than one their sums meet in `scratch` (warps ×
+// kPartialFloats floats of shared memory, between two `sync()`s of exactly those warps) and warp 0
+// writes the groups. The partials are merged online (a running maximum), so a warp's loads of all
+// its tasks go out at once: one round trip, not a pass for the maximum first. One warp alone reads
+// every task's partial in a chain of L2 round trips.
+template <class Sync>
+__device__ void combineHead(const Args& a, int head, int tasks, int warp, int warps, float* scratch, Sync&& sync) {
     const int lane = int(threadIdx.x & 31);
-    float mAll = -INFINITY; // the tasks' maxima, a lane per task (loads in parallel, not in a chain)
-    for (int r = lane; r < tasks; r += 32) mAll = fmaxf(mAll, __ldcg(a.partial + (size_t(r) * kHeads + head) * kPartialFloats));
+    float m = -INFINITY, sum = 0.0f, o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    auto merge = [&](float mr, float lr, const float (&or_)[4]) {
+        const float mNew = fmaxf(m, mr), scale = __expf(m - mNew), w = __expf(mr - mNew);
+        sum = sum * scale + w * lr;
 #pragma unroll
-    for (int off = 16; off > 0; off >>= 1) mAll = fmaxf(mAll, __shfl_xor_sync(0xffffffffu, mAll, off));
-    float sum = 0.0f, o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (int i = 0; i < 4; ++i) o[i] = o[i] * scale + w * or_[i];
+        m = mNew;
+    };
 #pragma unroll 8 // eight tasks' loads in flight
-    for (int r = 0; r < tasks; ++r) {
+    for (int r = warp; r < tasks; r += warps) {
         const float* part = a.partial + (size_t(r) * kHeads + head) * kPartialFloats;
-        const float w = __expf(__ldcg(part) - mAll);
-        sum += w * __ldcg(part + 1);
+        float or_[4];
 #pragma unroll
-        for (int i = 0; i < 4; ++i) o[i] += w * __ldcg(part + 2 + lane + 32 * i);
+        for (int i = 0; i < 4; ++i) or_[i] = __ldcg(part + 2 + lane + 32 * i);
+        merge(__ldcg(part), __ldcg(part + 1), or_);
     }
+    if (warps > 1) {
+        float* mine = scratch + warp * kPartialFloats;
+        if (lane == 0) mine[0] = m, mine[1] = sum;
 #pragma unroll
-    for (int i = 0; i < 4; ++i) storeMmaXGroup(o[i] / sum, lane, H, head * 4 + i, a.oX);
+        for (int i = 0; i < 4; ++i) mine[2 + lane + 32 * i] = o[i];
+        sync();
+        if (warp == 0)
+            for (int w = 1; w < min(warps, tasks); ++w) { // warps past the tasks' count hold nothing
+                float or_[4];
+#pragma unroll
+                for (int i = 0; i < 4; ++i) or_[i] = scratch[w * kPartialFloats + 2 + lane + 32 * i];
+                merge(scratch[w * kPartialFloats], scratch[w * kPartialFloats + 1], or_);
+            }
+    }
+    if (warp == 0)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) storeMmaXGroup(o[i] / sum, lane, H, head * 4 + i, a.oX);
 }
 
 } // namespace hearth::kernels::dataflow

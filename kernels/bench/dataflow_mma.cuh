@@ -188,7 +188,7 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
         if (C::kAttention && a.attention) { // q/k/v groups, then o's group b (dataflow_mma_kernel.cuh)
             for (int g = qkvBegin(b); g < qkvEnd(b); ++g)
                 for (int half = 0; half < 2; ++half) rowTile(L.qkv, C::kUpColumns, C::kUpPageTiles, 2 * g + half);
-            if (a.depth >= 0 && b < a.attnTasks) // --depth: this block's task's cache rows, K then V a page
+            if (a.depth >= 0 && b < a.attnTasks && !(a.attnSkip & 64)) // --depth: the task's cache rows, K then V a page
                 for (int p = taskBegin(a, b); p < taskEnd(a, b); p += kKvRowsPerPage) {
                     static_assert(kKvRowsPerPage * kKvRowBytes <= C::kStageBytes);
                     const unsigned bytes = unsigned(min(kKvRowsPerPage, taskEnd(a, b) - p) * kKvRowBytes);

@@ -238,26 +238,34 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
                 copyX8(a.xa8[l & 1], H);
                 for (int grp = qkvBegin(b); grp < qkvEnd(b); ++grp) oneMatrixGroup(l);
                 if (a.depth >= 0) { // the attention itself: task b, then query head b's combine
-                    if (b < a.attnTasks) {
-                        if (a.waits && warp == 0) warpWaitCount(&a.qkvDone[l], kQkvGroups, a.relaxedWaits);
+                    if (b < a.attnTasks && !(a.attnSkip & 64)) {
+                        const TaskConstants tc = taskConstants(a, a.layers[l]);
+                        if (a.waits && !(a.attnSkip & 8) && warp == 0) warpWaitCount(&a.qkvDone[l], kQkvGroups, a.relaxedWaits);
                         sync();
                         if (C::kTrace && warp == 0) stamp(a, l, kTaskStart);
                         auto takePage = [&](unsigned ahead) { return take(l, kWorkerEmptyUp, ahead); };
                         auto releasePage = [&] { pages.release(); };
-                        if (a.attnBatched) attentionTask<true>(a, a.layers[l], b, warp, takePage, releasePage);
-                        else attentionTask<false>(a, a.layers[l], b, warp, takePage, releasePage);
+                        if (a.attnBatched) attentionTask<true>(a, a.layers[l], tc, b, warp, takePage, releasePage);
+                        else attentionTask<false>(a, a.layers[l], tc, b, warp, takePage, releasePage);
                         warpSignal(&a.partDone[l], a.releaseSignal);
                         if (C::kTrace && warp == 0) stamp(a, l, kTaskEnd);
                     }
-                    if (b < kHeads && warp == 0) {
-                        if (a.waits) warpWaitCount(&a.partDone[l], unsigned(a.attnTasks * kKvHeads), a.relaxedWaits);
-                        combineHead(a, b, a.attnTasks);
-                        warpSignal(&a.oIn[l], a.releaseSignal);
-                        if constexpr (C::kTrace) stamp(a, l, kCombineEnd);
+                    if (b < kHeads && (a.combineBlock || warp == 0) && !(a.attnSkip & 128)) {
+                        if (a.waits && !(a.attnSkip & 16) && warp == 0)
+                            warpWaitCount(&a.partDone[l], unsigned(a.attnTasks * kKvHeads), a.relaxedWaits);
+                        // --combine-block: every worker warp, meeting in x8s (q/k/v's x, consumed; o's
+                        // copyX8 rewrites it only after its own sync)
+                        if (a.combineBlock) sync();
+                        combineHead(a, b, a.attnTasks, a.combineBlock ? warp : 0, a.combineBlock ? C::kWarps : 1,
+                                    reinterpret_cast<float*>(x8s), sync);
+                        if (warp == 0) {
+                            warpSignal(&a.oIn[l], a.releaseSignal);
+                            if constexpr (C::kTrace) stamp(a, l, kCombineEnd);
+                        }
                     }
                 }
                 if (ownsDown(b)) {
-                    if (a.waits && warp == 0)
+                    if (a.waits && !(a.depth >= 0 && (a.attnSkip & 32)) && warp == 0)
                         warpWaitCount(a.depth >= 0 ? &a.oIn[l] : &a.qDone[l], a.depth >= 0 ? kHeads : kQGroups,
                                       a.relaxedWaits);
                     copyX8(a.depth >= 0 ? a.oX : a.q8, H);

@@ -73,7 +73,7 @@ using namespace hearth::kernels::dataflow;
 
 int main(int argc, char** argv) {
     int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, trace = 0, depth = -1, taskRows = 32,
-        batched = 0, combineBlock = 0, attnSkip = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
+        batched = 0, combineBlock = 0, attnSkip = 0, taskOffset = 0, kvRanges = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
                                                            // suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
@@ -88,11 +88,13 @@ int main(int argc, char** argv) {
         else if (a == "--task-rows" && i + 1 < argc) taskRows = std::clamp(std::atoi(argv[++i]), 1, 65536);
         else if (a == "--batched") batched = 1;
         else if (a == "--combine-block") combineBlock = 1;
-        else if (a == "--attn-skip" && i + 1 < argc) attnSkip = std::clamp(std::atoi(argv[++i]), 0, 255);
+        else if (a == "--kv-ranges" && i + 1 < argc) kvRanges = std::clamp(std::atoi(argv[++i]), 1, 16);
+        else if (a == "--task-offset" && i + 1 < argc) taskOffset = std::clamp(std::atoi(argv[++i]), 0, 131);
+        else if (a == "--attn-skip" && i + 1 < argc) attnSkip = std::clamp(std::atoi(argv[++i]), 0, 1023);
         else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--depth D] [--task-rows R] [--batched] [--combine-block] [--attn-skip 0..255] [--variant 0..4] [--opts 0..3] [--trace]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--depth D] [--task-rows R] [--batched] [--combine-block] [--attn-skip 0..1023] [--task-offset B] [--kv-ranges 1..16] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -191,14 +193,18 @@ int main(int argc, char** argv) {
     auto* kv = static_cast<float*>(alloc(4 * (QKV - H)));
     auto* qkvOut = static_cast<float*>(alloc(4 * QKV)); // the chain's
     void* xq = alloc(gemvX8Bytes(H));
-    const size_t counterBytes = sizeof(unsigned) * (7 * count + 1);
+    const size_t counterBytes = sizeof(unsigned) * (7 * count + 1 + kKvHeads * count); // + kvArrivals
     auto* counters = static_cast<unsigned*>(alloc(counterBytes));
     // --depth: RoPE's frequencies (θ = 1e6, Qwen3's), the tasks' buffers, the chain's attention.
     std::vector<float> freqs(kHeadDim / 2);
     for (int i = 0; i < kHeadDim / 2; ++i) freqs[size_t(i)] = float(std::pow(1e6, -2.0 * i / kHeadDim));
     auto* invFreq = static_cast<float*>(alloc(freqs.size() * 4));
     CK(cudaMemcpy(invFreq, freqs.data(), freqs.size() * 4, cudaMemcpyHostToDevice));
-    const AttentionSchedule sched = attentionSchedule(std::max(depth, 0), prop.multiProcessorCount, taskRows);
+    // --kv-ranges R: 8R tasks, a KV head's rows in R ranges of a multiple of 16 rows (headTaskEnd).
+    const AttentionSchedule sched =
+        kvRanges > 0 ? AttentionSchedule{kKvHeads * kvRanges,
+                                         std::max(1, (std::max(depth, 1) + kvRanges - 1) / kvRanges + 15) / 16 * 16}
+                     : attentionSchedule(std::max(depth, 0), prop.multiProcessorCount, taskRows);
     auto* qkvRaw = static_cast<float*>(alloc(4 * QKV));
     auto* partial = static_cast<float*>(alloc(size_t(sched.tasks) * kHeads * kPartialFloats * 4));
     auto* oX = static_cast<int8_t*>(alloc(MmaX::bytes(H)));
@@ -218,7 +224,9 @@ int main(int argc, char** argv) {
                 : attention ? "layers (q/k/v, o with attention stubbed: o reads q; the FFN)"
                             : "FFN blocks",
                 bytes / 1e9, boundMs);
-    if (depth >= 0) std::printf("attention at depth %d: %d tasks of %d rows\n", depth, sched.tasks, sched.span);
+    if (depth >= 0)
+        std::printf("attention at depth %d: %d tasks of %d rows%s\n", depth, sched.tasks, sched.span,
+                    kvRanges > 0 ? " of one KV head (--kv-ranges)" : "");
 
     // The chain, as the session launches it.
     cudaGraph_t graph;
@@ -368,7 +376,10 @@ int main(int argc, char** argv) {
                counters + 6 * count + 1,
                batched,
                combineBlock,
-               attnSkip};
+               attnSkip,
+               taskOffset,
+               kvRanges,
+               counters + 7 * count + 1};
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};

@@ -75,8 +75,11 @@ struct Args {
     int combineBlock = 0;             // 1: a head's combine on every worker warp of its block, else warp 0
     // timing only (wrong results), bits: 1 q's norm and RoPE, 2 the rows, 4 the partials' stores; the
     // waits of 8 the tasks for q/k/v, 16 the combine for the partials, 32 o for the combine; 64 the
-    // tasks (and their pages), 128 the combine
+    // tasks (and their pages), 128 the combine; in the combine 256 the partials' loads, 512 o's x stores
     int attnSkip = 0;
+    int taskOffset = 0; // the block that runs task 0 (taskOfBlock)
+    int kvRanges = 0;   // > 0: dataflow_head_tasks.cuh, tasks per (KV head, range), attnTasks = 8 · kvRanges
+    unsigned* kvArrivals = nullptr; // --kv-ranges: per layer and KV head, the ranges' blocks counted in
 };
 
 // The moments kinds 7-9 stamp into Args::trace (--trace), per layer and block.
@@ -135,6 +138,12 @@ __device__ __forceinline__ void addDuration(const Args& a, int layer, TracePoint
 // ---- the schedule: which groups block b owns ---------------------------------------------------
 
 // --depth: task r's cached rows, [taskBegin, taskEnd) (the new position, depth, is computed).
+// Block b's attention task, or -1: tasks run on blocks taskOffset, taskOffset + 1, ... (mod the grid),
+// so that they can be kept off the blocks that combine (0-31).
+__device__ __forceinline__ int taskOfBlock(const Args& a, int b) {
+    const int r = (b - a.taskOffset + int(gridDim.x)) % int(gridDim.x);
+    return r < a.attnTasks ? r : -1;
+}
 __device__ __forceinline__ int taskBegin(const Args& a, int r) { return min(r * a.attnSpan, a.depth); }
 __device__ __forceinline__ int taskEnd(const Args& a, int r) { return min((r + 1) * a.attnSpan, a.depth); }
 

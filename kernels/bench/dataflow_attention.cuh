@@ -65,11 +65,28 @@ __device__ __forceinline__ void normRope(float (&x)[4], const float (&w)[4], con
     }
 }
 
-// Row j of a page (this KV head's slice), the lane's dims lane + 32i; zeros past the page's rows.
+// Row j of a page (this KV head's slice; rows Stride halves apart), the lane's dims lane + 32i; zeros
+// past the page's rows.
+template <int Stride>
 __device__ __forceinline__ void rowDims(const __half* page, int j, int rows, float (&out)[4]) {
     const int lane = int(threadIdx.x & 31);
 #pragma unroll
-    for (int i = 0; i < 4; ++i) out[i] = j < rows ? __half2float(page[j * kKvHeads * kHeadDim + lane + 32 * i]) : 0.0f;
+    for (int i = 0; i < 4; ++i) out[i] = j < rows ? __half2float(page[j * Stride + lane + 32 * i]) : 0.0f;
+}
+
+// One row's K and V (4 dims a lane) into the online softmax of a KV head's 4 query heads.
+__device__ __forceinline__ void rowIntoHeads(const float (&k)[4], const float (&v)[4], const float (&q)[kHeadsPerKv][4],
+                                             float (&m)[kHeadsPerKv], float (&l)[kHeadsPerKv],
+                                             float (&o)[kHeadsPerKv][4]) {
+#pragma unroll
+    for (int h = 0; h < kHeadsPerKv; ++h) {
+        const float s = warpSum(q[h][0] * k[0] + q[h][1] * k[1] + q[h][2] * k[2] + q[h][3] * k[3]);
+        const float mNew = fmaxf(m[h], s), scale = __expf(m[h] - mNew), p = __expf(s - mNew);
+        l[h] = l[h] * scale + p;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) o[h][i] = o[h][i] * scale + p * v[i];
+        m[h] = mNew;
+    }
 }
 
 // Reduce-scatter over the warp, one step: of its N values the lane keeps the half whose index bit
@@ -89,6 +106,8 @@ __device__ __forceinline__ void reduceScatterStep(float (&v)[32], int lane) {
 // lane's partial dots for all 32 (row, head) pairs (its 4 dims), reduced and scattered so that lane
 // 4·row + head ends with that pair's score (31 shuffles where a reduction per pair takes 160), the
 // page's maxima and sums per head over the 8 lanes of a head, then every lane's o from the 32 weights.
+// Rows are Stride halves apart.
+template <int Stride = kKvHeads * kHeadDim>
 __device__ __forceinline__ void pageOfRows(const __half* kp, const __half* vp, int rows,
                                            const float (&q)[kHeadsPerKv][4], float (&m)[kHeadsPerKv],
                                            float (&l)[kHeadsPerKv], float (&o)[kHeadsPerKv][4]) {
@@ -98,7 +117,7 @@ __device__ __forceinline__ void pageOfRows(const __half* kp, const __half* vp, i
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
         float k[4];
-        rowDims(kp, j, rows, k);
+        rowDims<Stride>(kp, j, rows, k);
 #pragma unroll
         for (int h = 0; h < 4; ++h) part[4 * j + h] = q[h][0] * k[0] + q[h][1] * k[1] + q[h][2] * k[2] + q[h][3] * k[3];
     }
@@ -133,7 +152,7 @@ __device__ __forceinline__ void pageOfRows(const __half* kp, const __half* vp, i
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
         float v[4];
-        rowDims(vp, j, rows, v);
+        rowDims<Stride>(vp, j, rows, v);
 #pragma unroll
         for (int h = 0; h < kHeadsPerKv; ++h) {
             const float pj = __shfl_sync(0xffffffffu, p, 4 * j + h);
@@ -165,18 +184,7 @@ __device__ void attentionTask(const Args& a, const Layer& L, const TaskConstants
 #pragma unroll
         for (int i = 0; i < 4; ++i) o[h][i] = 0.0f;
     }
-    // One row: its K and V for this KV head (4 dims a lane), into every query head's softmax.
-    auto row = [&](const float (&k)[4], const float (&v)[4]) {
-#pragma unroll
-        for (int h = 0; h < kHeadsPerKv; ++h) {
-            const float s = warpSum(q[h][0] * k[0] + q[h][1] * k[1] + q[h][2] * k[2] + q[h][3] * k[3]);
-            const float mNew = fmaxf(m[h], s), scale = __expf(m[h] - mNew), p = __expf(s - mNew);
-            l[h] = l[h] * scale + p;
-#pragma unroll
-            for (int i = 0; i < 4; ++i) o[h][i] = o[h][i] * scale + p * v[i];
-            m[h] = mNew;
-        }
-    };
+    auto row = [&](const float (&k)[4], const float (&v)[4]) { rowIntoHeads(k, v, q, m, l, o); };
     for (int p = taskBegin(a, r); p < taskEnd(a, r); p += kRowsPerPage) {
         const int rows = min(kRowsPerPage, taskEnd(a, r) - p);
         const __half* kp = reinterpret_cast<const __half*>(take(0u)) + kv * kHeadDim;
@@ -188,8 +196,8 @@ __device__ void attentionTask(const Args& a, const Layer& L, const TaskConstants
         } else {
             for (int j = 0; j < rows; ++j) {
                 float k[4], v[4];
-                rowDims(kp, j, rows, k);
-                rowDims(vp, j, rows, v);
+                rowDims<kKvHeads * kHeadDim>(kp, j, rows, k);
+                rowDims<kKvHeads * kHeadDim>(vp, j, rows, v);
                 row(k, v);
             }
         }
@@ -243,6 +251,7 @@ __device__ void combineHead(const Args& a, int head, int tasks, int warp, int wa
     };
 #pragma unroll 8 // eight tasks' loads in flight
     for (int r = warp; r < tasks; r += warps) {
+        if (a.attnSkip & 256) break; // timing only: no partial read
         const float* part = a.partial + (size_t(r) * kHeads + head) * kPartialFloats;
         float or_[4];
 #pragma unroll
@@ -263,7 +272,7 @@ __device__ void combineHead(const Args& a, int head, int tasks, int warp, int wa
                 merge(scratch[w * kPartialFloats], scratch[w * kPartialFloats + 1], or_);
             }
     }
-    if (warp == 0)
+    if (warp == 0 && !(a.attnSkip & 512)) // timing only: o's x not written
 #pragma unroll
         for (int i = 0; i < 4; ++i) storeMmaXGroup(o[i] / sum, lane, H, head * 4 + i, a.oX);
 }

@@ -161,7 +161,8 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
     unsigned page = 0;
     int layer = 0;
     TracePoint phase = kLoaderFullUp;
-    auto issue = [&](const uint8_t* src, unsigned bytes) { // a page of `bytes` ≤ a stage
+    // A page of `bytes` ≤ a stage, whose copies fill(stage, bar) issues.
+    auto issueWith = [&](unsigned bytes, auto&& fill) {
         const unsigned s = page % unsigned(a.stages), round = page / unsigned(a.stages);
         if (C::kTrace && a.trace) {
             const unsigned long long t0 = globalNs();
@@ -172,11 +173,14 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
         }
         if (a.loads) {
             mbarExpect(&full[s], bytes);
-            bulkLoad(ring + size_t(s) * C::kStageBytes, src, bytes, &full[s]);
+            fill(ring + size_t(s) * C::kStageBytes, &full[s]);
         } else {
             mbarArrive(&full[s]);
         }
         ++page;
+    };
+    auto issue = [&](const uint8_t* src, unsigned bytes) {
+        issueWith(bytes, [&](uint8_t* dst, uint64_t* bar) { bulkLoad(dst, src, bytes, bar); });
     };
     auto rowTile = [&](const uint8_t* m, int columns, int pageTiles, int rt) {
         for (int p = 0; p < columns / pageTiles; ++p)
@@ -188,10 +192,12 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
         if (C::kAttention && a.attention) { // q/k/v groups, then o's group b (dataflow_mma_kernel.cuh)
             for (int g = qkvBegin(b); g < qkvEnd(b); ++g)
                 for (int half = 0; half < 2; ++half) rowTile(L.qkv, C::kUpColumns, C::kUpPageTiles, 2 * g + half);
-            if (a.depth >= 0 && b < a.attnTasks && !(a.attnSkip & 64)) // --depth: the task's cache rows, K then V a page
-                for (int p = taskBegin(a, b); p < taskEnd(a, b); p += kKvRowsPerPage) {
+            if (const int r = taskOfBlock(a, b); a.depth >= 0 && r >= 0 && !(a.attnSkip & 64) && a.kvRanges > 0)
+                loadHeadTask(a, L, r, issueWith); // --kv-ranges: one KV head's rows, K then V in a page
+            else if (const int r = taskOfBlock(a, b); a.depth >= 0 && r >= 0 && !(a.attnSkip & 64)) // --depth: the task's cache rows, K then V a page
+                for (int p = taskBegin(a, r); p < taskEnd(a, r); p += kKvRowsPerPage) {
                     static_assert(kKvRowsPerPage * kKvRowBytes <= C::kStageBytes);
-                    const unsigned bytes = unsigned(min(kKvRowsPerPage, taskEnd(a, b) - p) * kKvRowBytes);
+                    const unsigned bytes = unsigned(min(kKvRowsPerPage, taskEnd(a, r) - p) * kKvRowBytes);
                     issue(reinterpret_cast<const uint8_t*>(L.kCache) + size_t(p) * kKvRowBytes, bytes);
                     issue(reinterpret_cast<const uint8_t*>(L.vCache) + size_t(p) * kKvRowBytes, bytes);
                 }

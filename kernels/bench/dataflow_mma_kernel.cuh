@@ -11,6 +11,7 @@
 #pragma once
 
 #include "dataflow_attention.cuh"
+#include "dataflow_head_tasks.cuh"
 #include "dataflow_mma.cuh"
 
 namespace hearth::kernels::dataflow {
@@ -28,6 +29,7 @@ struct Parts {
     uint64_t hSeen;  // worker warp 0 has seen the FFN's input complete (the block's only poller of it)
     uint64_t hSeenA; // --attention: likewise the attention's input (a barrier of its own: one phase a layer each)
     uint64_t xFull; // kDirectX: the phase's x has landed (one bulk copy a phase)
+    unsigned ticket; // --kv-ranges: the block's arrival on its KV head's counter
     static constexpr unsigned kArrivals = C::kWarps * 8; // the lanes t = 0 of every worker warp
     __device__ void init() {
         if (threadIdx.x == 0) {
@@ -238,19 +240,22 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
                 copyX8(a.xa8[l & 1], H);
                 for (int grp = qkvBegin(b); grp < qkvEnd(b); ++grp) oneMatrixGroup(l);
                 if (a.depth >= 0) { // the attention itself: task b, then query head b's combine
-                    if (b < a.attnTasks && !(a.attnSkip & 64)) {
+                    if (const int r = taskOfBlock(a, b); r >= 0 && !(a.attnSkip & 64)) {
                         const TaskConstants tc = taskConstants(a, a.layers[l]);
                         if (a.waits && !(a.attnSkip & 8) && warp == 0) warpWaitCount(&a.qkvDone[l], kQkvGroups, a.relaxedWaits);
                         sync();
                         if (C::kTrace && warp == 0) stamp(a, l, kTaskStart);
                         auto takePage = [&](unsigned ahead) { return take(l, kWorkerEmptyUp, ahead); };
                         auto releasePage = [&] { pages.release(); };
-                        if (a.attnBatched) attentionTask<true>(a, a.layers[l], tc, b, warp, takePage, releasePage);
-                        else attentionTask<false>(a, a.layers[l], tc, b, warp, takePage, releasePage);
-                        warpSignal(&a.partDone[l], a.releaseSignal);
+                        if (a.kvRanges > 0) // ends counted in oIn where the KV head's last range ends
+                            headTask<C::kWarps>(a, a.layers[l], tc, l, r, [&] { return take(l, kWorkerEmptyUp); },
+                                                releasePage, sync, reinterpret_cast<float*>(x8s), &P.ticket);
+                        else if (a.attnBatched) attentionTask<true>(a, a.layers[l], tc, r, warp, takePage, releasePage);
+                        else attentionTask<false>(a, a.layers[l], tc, r, warp, takePage, releasePage);
+                        if (a.kvRanges == 0) warpSignal(&a.partDone[l], a.releaseSignal);
                         if (C::kTrace && warp == 0) stamp(a, l, kTaskEnd);
                     }
-                    if (b < kHeads && (a.combineBlock || warp == 0) && !(a.attnSkip & 128)) {
+                    if (b < kHeads && (a.combineBlock || warp == 0) && !(a.attnSkip & 128) && a.kvRanges == 0) {
                         if (a.waits && !(a.attnSkip & 16) && warp == 0)
                             warpWaitCount(&a.partDone[l], unsigned(a.attnTasks * kKvHeads), a.relaxedWaits);
                         // --combine-block: every worker warp, meeting in x8s (q/k/v's x, consumed; o's

@@ -73,7 +73,7 @@ using namespace hearth::kernels::dataflow;
 
 int main(int argc, char** argv) {
     int count = 36, reps = 20, attention = 0, variant = -1, opts = 0, trace = 0, depth = -1, taskRows = 32,
-        batched = 0, combineBlock = 0, attnSkip = 0, taskOffset = 0, kvRanges = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
+        batched = 0, combineBlock = 0, attnSkip = 0, taskOffset = 0, kvRanges = 0, hybridMode = 0; // variant -1: all five; opts: bit 0 relaxed waits, bit 1
                                                            // suspending mbarrier waits
     std::vector<int> stageChoices = {4, 0}, kindChoices = {0, 1, 2, 3}; // stages 0: as many as fit
     for (int i = 1; i < argc; ++i) {
@@ -88,13 +88,14 @@ int main(int argc, char** argv) {
         else if (a == "--task-rows" && i + 1 < argc) taskRows = std::clamp(std::atoi(argv[++i]), 1, 65536);
         else if (a == "--batched") batched = 1;
         else if (a == "--combine-block") combineBlock = 1;
+        else if (a == "--hybrid") hybridMode = 1;
         else if (a == "--kv-ranges" && i + 1 < argc) kvRanges = std::clamp(std::atoi(argv[++i]), 1, 16);
         else if (a == "--task-offset" && i + 1 < argc) taskOffset = std::clamp(std::atoi(argv[++i]), 0, 131);
         else if (a == "--attn-skip" && i + 1 < argc) attnSkip = std::clamp(std::atoi(argv[++i]), 0, 1023);
         else if (a == "--trace") trace = 1;
         else if (a == "--variant" && i + 1 < argc) variant = std::clamp(std::atoi(argv[++i]), 0, 4);
         else {
-            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--depth D] [--task-rows R] [--batched] [--combine-block] [--attn-skip 0..1023] [--task-offset B] [--kv-ranges 1..16] [--variant 0..4] [--opts 0..3] [--trace]\n",
+            std::fprintf(stderr, "usage: %s [--layers L] [--reps N] [--stages 2..%d] [--kind 0..14] [--attention] [--depth D] [--task-rows R] [--batched] [--combine-block] [--attn-skip 0..1023] [--task-offset B] [--kv-ranges 1..16] [--hybrid] [--variant 0..4] [--opts 0..3] [--trace]\n",
                          argv[0], kMaxStages);
             return 2;
         }
@@ -228,7 +229,18 @@ int main(int argc, char** argv) {
         std::printf("attention at depth %d: %d tasks of %d rows%s\n", depth, sched.tasks, sched.span,
                     kvRanges > 0 ? " of one KV head (--kv-ranges)" : "");
 
-    // The chain, as the session launches it.
+    // The chain, as the session launches it. Its attention (--depth): q/k norm + RoPE + the new row, then
+    // the decode attention writing o's X8 input.
+    auto chainAttention = [&](int l) {
+        const QkvShape shape{kHeads, kKvHeads, kHeadDim, kHeadDim, false, invFreq, 1.0f, kEps};
+        CK(launchQkvToCache(qkvOut, qkvOut + H, qkvOut + H + kKvHeads * kHeadDim, nullptr, nullptr, nullptr,
+                            layers[l].qNorm, layers[l].kNorm, shape, 1, nullptr, depth, KvType::F16,
+                            layers[l].kCache, layers[l].vCache, s, true));
+        AttentionCall call{qkvOut, layers[l].kCache, layers[l].vCache, attnOut, kHeads, kKvHeads, kHeadDim, 1,
+                           nullptr, depth, splits, splitKeys, KvType::F16, chainPartial, true};
+        call.outX8 = xq;
+        CK(launchAttention(call, s));
+    };
     cudaGraph_t graph;
     cudaGraphExec_t chain;
     CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
@@ -238,14 +250,7 @@ int main(int argc, char** argv) {
             CK(launchRmsNorm(h, delta, layers[l].attnNorm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
             CK(launchGemv(GemvType::Q4_K, layers[l].qkv, xa, qkvOut, QKV, H, s, pdl));
             if (depth >= 0) {
-                const QkvShape shape{kHeads, kKvHeads, kHeadDim, kHeadDim, false, invFreq, 1.0f, kEps};
-                CK(launchQkvToCache(qkvOut, qkvOut + H, qkvOut + H + kKvHeads * kHeadDim, nullptr, nullptr, nullptr,
-                                    layers[l].qNorm, layers[l].kNorm, shape, 1, nullptr, depth, KvType::F16,
-                                    layers[l].kCache, layers[l].vCache, s, true));
-                AttentionCall call{qkvOut, layers[l].kCache, layers[l].vCache, attnOut, kHeads, kKvHeads, kHeadDim, 1,
-                                   nullptr, depth, splits, splitKeys, KvType::F16, chainPartial, true};
-                call.outX8 = xq;
-                CK(launchAttention(call, s));
+                chainAttention(l);
             } else {
                 CK(launchQuantizeX8(qkvOut, H, xq, s, pdl));
             }
@@ -340,7 +345,10 @@ int main(int argc, char** argv) {
     };
     // Runs config c once on stream s, counters zeroed first. waits = 0: the streaming alone;
     // loads = 0: the workers alone; release: groups counted in with a release atomic.
-    auto dataflow = [&](const Config& c, int waits, int loads, int release, unsigned long long* stamps = nullptr) {
+    // --hybrid: the kernel once a layer on phases [first, end) (Args::phaseBegin), launched with PDL
+    // behind the chain's attention kernels instead of cooperatively; its o reads their X8 output.
+    auto dataflow = [&](const Config& c, int waits, int loads, int release, unsigned long long* stamps = nullptr,
+                        int first = -1, int end = 0) {
         const Kind& k = kinds[c.kind];
         Args a{k.tiled ? dTiled : dLayers,
                count,
@@ -380,6 +388,8 @@ int main(int argc, char** argv) {
                taskOffset,
                kvRanges,
                counters + 7 * count + 1};
+        if (first >= 0) a.phaseBegin = first, a.phaseEnd = end, a.hybrid = 1, a.oEngineX8 = static_cast<const int8_t*>(xq),
+                        a.qkvRaw = qkvOut;
         const size_t smem = size_t(c.stages) * k.stageBytes + size_t(k.x8Bytes);
         CK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         cudaLaunchConfig_t cfg = {};
@@ -390,9 +400,13 @@ int main(int argc, char** argv) {
         cudaLaunchAttribute attr[1];
         attr[0].id = cudaLaunchAttributeCooperative; // every block resident: they wait on one another
         attr[0].val.cooperative = 1;
+        if (first >= 0) { // one block an SM all the same; the blocks launch once the attention's have all started
+            attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+            attr[0].val.programmaticStreamSerializationAllowed = 1;
+        }
         cfg.attrs = attr;
         cfg.numAttrs = 1;
-        CK(cudaMemsetAsync(counters, 0, counterBytes, s));
+        if (first <= 0) CK(cudaMemsetAsync(counters, 0, counterBytes, s));
         CK(cudaLaunchKernelEx(&cfg, k.kernel, a));
     };
     std::vector<Config> configs;
@@ -442,6 +456,39 @@ int main(int argc, char** argv) {
                         c.stages, release ? ", release signals" : "", std::sqrt(num / std::max(wantSq, 1e-30)),
                         std::isfinite(num) ? "" : "  NON-FINITE");
         }
+    // --hybrid (with --depth): per layer the chain's attention kernels, then the kernel on o, the FFN and
+    // the next layer's q/k/v; layer 0's q/k/v from the chain's norm and GEMV. One graph a token.
+    auto hybridStep = [&](const Config& c) {
+        CK(cudaMemsetAsync(counters, 0, counterBytes, s));
+        CK(launchRmsNorm(h, delta, layers[0].attnNorm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
+        CK(launchGemv(GemvType::Q4_K, layers[0].qkv, xa, qkvOut, QKV, H, s, pdl));
+        for (int l = 0; l < count; ++l) {
+            chainAttention(l);
+            dataflow(c, 1, 1, 0, nullptr, 4 * l + 1, 4 * l + 5);
+        }
+    };
+    std::vector<cudaGraphExec_t> hybrids;
+    if (hybridMode && depth >= 0)
+        for (const Config& c : configs) {
+            if (!kinds[c.kind].tiled || !kinds[c.kind].attention) continue;
+            cudaGraph_t g;
+            cudaGraphExec_t e;
+            CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+            hybridStep(c);
+            CK(cudaStreamEndCapture(s, &g));
+            CK(cudaGraphInstantiate(&e, g, 0));
+            CK(cudaGraphDestroy(g));
+            reset();
+            CK(cudaGraphLaunch(e, s));
+            CK(cudaStreamSynchronize(s));
+            std::vector<float> got(H);
+            CK(cudaMemcpy(got.data(), h, H * 4, cudaMemcpyDeviceToHost));
+            double num = 0;
+            for (int i = 0; i < H; ++i) num += double(got[i] - want[i]) * (got[i] - want[i]);
+            std::printf("hybrid %d (chain attention + kernel %d a layer), vs chain: |h - h_chain| / |h_chain| = %.2e%s\n",
+                        c.kind, c.kind, std::sqrt(num / std::max(wantSq, 1e-30)), std::isfinite(num) ? "" : "  NON-FINITE");
+            hybrids.push_back(e);
+        }
     if (attention && count == 1 && !configs.empty() && kinds[configs.back().kind].tiled)
         compareLayerZero(qkvOut, attnOut, static_cast<const int8_t*>(xq), depth >= 0 ? qkvRaw + H : kv,
                          depth >= 0 ? oX : q8, depth >= 0);
@@ -449,6 +496,11 @@ int main(int argc, char** argv) {
         const double c = timeMs(s, reps, [&] { CK(cudaGraphLaunch(chain, s)); });
         std::printf("| chain (%d launches a layer, PDL, graph) | %.1f µs a layer | %.1f %% of the bound |\n",
                     attention ? 8 : 4, c * 1e3 / count, 100 * boundMs / c);
+        for (size_t i = 0; i < hybrids.size(); ++i) {
+            const double p = timeMs(s, reps, [&] { CK(cudaGraphLaunch(hybrids[i], s)); });
+            std::printf("| hybrid: chain attention + the kernel a layer (PDL, graph) | %.1f µs a layer | %.1f %% |\n",
+                        p * 1e3 / count, 100 * boundMs / p);
+        }
         for (const Config& cf : configs)
             for (int v = 0; v < 5; ++v) {
                 if (variant >= 0 && v != variant) continue;
@@ -461,6 +513,7 @@ int main(int argc, char** argv) {
                             100 * boundMs / p);
             }
     }
+    for (cudaGraphExec_t e : hybrids) CK(cudaGraphExecDestroy(e));
     for (void* p : allocations) CK(cudaFree(p));
     CK(cudaGraphExecDestroy(chain));
     CK(cudaGraphDestroy(graph));

@@ -80,6 +80,12 @@ struct Args {
     int taskOffset = 0; // the block that runs task 0 (taskOfBlock)
     int kvRanges = 0;   // > 0: dataflow_head_tasks.cuh, tasks per (KV head, range), attnTasks = 8 · kvRanges
     unsigned* kvArrivals = nullptr; // --kv-ranges: per layer and KV head, the ranges' blocks counted in
+    // Phases 4l + {0 q/k/v (and the attention tasks), 1 o, 2 gate/up, 3 down} in [phaseBegin, phaseEnd)
+    // run. --hybrid launches the kernel once a layer on [4l + 1, 4l + 5): o, the FFN and the next layer's
+    // q/k/v, the attention between launches being the chain's kernels (PDL); its o reads their X8.
+    int phaseBegin = 0, phaseEnd = 1 << 30;
+    int hybrid = 0;
+    const int8_t* oEngineX8 = nullptr;
 };
 
 // The moments kinds 7-9 stamp into Args::trace (--trace), per layer and block.
@@ -140,6 +146,11 @@ __device__ __forceinline__ void addDuration(const Args& a, int layer, TracePoint
 // --depth: task r's cached rows, [taskBegin, taskEnd) (the new position, depth, is computed).
 // Block b's attention task, or -1: tasks run on blocks taskOffset, taskOffset + 1, ... (mod the grid),
 // so that they can be kept off the blocks that combine (0-31).
+__device__ __forceinline__ bool inWindow(const Args& a, int phase) {
+    return a.phaseBegin <= phase && phase < a.phaseEnd;
+}
+__device__ __forceinline__ void gridDependencyWait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+
 __device__ __forceinline__ int taskOfBlock(const Args& a, int b) {
     const int r = (b - a.taskOffset + int(gridDim.x)) % int(gridDim.x);
     return r < a.attnTasks ? r : -1;

@@ -186,13 +186,15 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
         for (int p = 0; p < columns / pageTiles; ++p)
             issue(m + (size_t(rt) * columns + size_t(p) * pageTiles) * kTileBytes, unsigned(pageTiles * kTileBytes));
     };
-    for (int l = 0; l < a.count; ++l) {
+    for (int l = a.phaseBegin / 4; l < a.count && 4 * l < a.phaseEnd; ++l) {
         const Layer& L = a.layers[l];
         layer = l, phase = kLoaderFullUp;
-        if (C::kAttention && a.attention) { // q/k/v groups, then o's group b (dataflow_mma_kernel.cuh)
+        if (C::kAttention && a.attention && inWindow(a, 4 * l)) { // q/k/v groups, the task's rows
             for (int g = qkvBegin(b); g < qkvEnd(b); ++g)
                 for (int half = 0; half < 2; ++half) rowTile(L.qkv, C::kUpColumns, C::kUpPageTiles, 2 * g + half);
-            if (const int r = taskOfBlock(a, b); a.depth >= 0 && r >= 0 && !(a.attnSkip & 64) && a.kvRanges > 0)
+            if (a.hybrid) {
+                // no tasks: the attention is the chain's
+            } else if (const int r = taskOfBlock(a, b); a.depth >= 0 && r >= 0 && !(a.attnSkip & 64) && a.kvRanges > 0)
                 loadHeadTask(a, L, r, issueWith); // --kv-ranges: one KV head's rows, K then V in a page
             else if (const int r = taskOfBlock(a, b); a.depth >= 0 && r >= 0 && !(a.attnSkip & 64)) // --depth: the task's cache rows, K then V a page
                 for (int p = taskBegin(a, r); p < taskEnd(a, r); p += kKvRowsPerPage) {
@@ -201,9 +203,10 @@ __device__ void tileLoader(const Args& a, uint8_t* ring, uint64_t* full, uint64_
                     issue(reinterpret_cast<const uint8_t*>(L.kCache) + size_t(p) * kKvRowBytes, bytes);
                     issue(reinterpret_cast<const uint8_t*>(L.vCache) + size_t(p) * kKvRowBytes, bytes);
                 }
-            if (ownsDown(b))
-                for (int half = 0; half < 2; ++half) rowTile(L.o, C::kUpColumns, C::kUpPageTiles, 2 * b + half);
         }
+        if (C::kAttention && a.attention && inWindow(a, 4 * l + 1) && ownsDown(b)) // o's group b
+            for (int half = 0; half < 2; ++half) rowTile(L.o, C::kUpColumns, C::kUpPageTiles, 2 * b + half);
+        if (!inWindow(a, 4 * l + 2)) continue;
         for (int g = upBegin(b); g < upEnd(b); ++g)
             for (int half = 0; half < 2; ++half) {
                 rowTile(L.gate, C::kUpColumns, C::kUpPageTiles, 2 * g + half);

@@ -63,16 +63,18 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
         ++parity;
         return v;
     };
-    if (ownsDown(b)) {
+    if (a.hybrid) gridDependencyWait(); // h and the attention's output come from the kernels before
+    if (ownsDown(b) && a.phaseBegin == 0) {
         const float h = __ldcg(a.h + row);
         if (C::kAttention && a.attention) normGroup<C>(h, row, a.layers[0].attnNorm, a.xa8[0], a.groupSqA[0]);
         else normGroup<C>(h, row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
         warpSignal(&a.hReady[0], a.releaseSignal);
     }
-    for (int l = 0; l < a.count; ++l) {
+    unsigned seenA = 0, seen = 0, downs = 0; // each barrier's phases in this launch (--hybrid: a window of a layer)
+    for (int l = a.phaseBegin / 4; l < a.count && 4 * l < a.phaseEnd; ++l) {
         const Layer& L = a.layers[l];
-        if (C::kAttention && a.attention) {
-            if (a.waits) mbarWait(&P.hSeenA, unsigned(l) & 1u);
+        if (C::kAttention && a.attention && inWindow(a, 4 * l)) {
+            if (a.waits) mbarWait(&P.hSeenA, seenA++ & 1u);
             const float invA = invRmsOfGroups(a.groupSqA[l & 1]);
             for (int grp = qkvBegin(b); grp < qkvEnd(b); ++grp) {
                 const float v = oneMatrixSums() * invA;
@@ -87,6 +89,8 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
                     a.kv[32 * (grp - kQGroups) + lane] = v;
                 }
             }
+        }
+        if (C::kAttention && a.attention && inWindow(a, 4 * l + 1)) {
             if (ownsDown(b)) {
                 const float v = __ldcg(a.h + row) + oneMatrixSums();
                 a.h[row] = v;
@@ -95,7 +99,8 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
                 if constexpr (C::kTrace) stamp(a, l, kOSignalled);
             }
         }
-        if (a.waits) mbarWait(&P.hSeen, unsigned(l) & 1u);
+        if (!inWindow(a, 4 * l + 2)) continue; // (a window starts at o or q/k/v and ends after q/k/v)
+        if (a.waits) mbarWait(&P.hSeen, seen++ & 1u);
         const float inv = invRmsOfGroups(a.groupSq[l & 1]);
         for (int grp = upBegin(b); grp < upEnd(b); ++grp, ++parity) {
             const unsigned j = parity & 1u;
@@ -114,7 +119,7 @@ __device__ void mmaEpilogue(const Args& a, Parts<C>& P) {
             if constexpr (C::kTrace) stamp(a, l, kUpSignalled);
         }
         if (!ownsDown(b)) continue;
-        mbarWait(&P.downFull, unsigned(l) & 1u); // every layer of a block that owns a down group
+        mbarWait(&P.downFull, downs++ & 1u); // every layer of a block that owns a down group
         if constexpr (C::kTrace) stamp(a, l, kDownSumsSeen);
         float v = __ldcg(a.h + row);
 #pragma unroll
@@ -153,9 +158,10 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
     // copies it in one bulk copy, behind a proxy fence (generic writes seen through the acquire, read
     // by the async proxy).
     unsigned xPhases = 0;
-    auto copyX8 = [&](const int8_t* src, int k) {
+    // direct = false (--hybrid's o): src is an X8 vector in the engine's layout, rewritten here.
+    auto copyX8 = [&](const int8_t* src, int k, bool direct = true) {
         if constexpr (C::kEpilogue) sync(); // no group's barrier has ended the previous phase's reads
-        if constexpr (C::kDirectX) {
+        if constexpr (C::kDirectX) if (direct) {
             if (threadIdx.x == 0) {
                 asm volatile("fence.proxy.async.global;" ::: "memory");
                 mbarExpect(&P.xFull, unsigned(MmaX::bytes(k)));
@@ -229,17 +235,19 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         writeNormGroup(__ldcg(a.h + row), row, a.layers[0].norm, a.xn8[0], a.groupSq[0]);
         warpSignal(&a.hReady[0], a.releaseSignal);
     }
-    for (int l = 0; l < a.count; ++l) {
+    if (a.hybrid) gridDependencyWait(); // the attention's output comes from the kernels before
+    unsigned downs = 0; // downEmpty's phases in this launch
+    for (int l = a.phaseBegin / 4; l < a.count && 4 * l < a.phaseEnd; ++l) {
         // With an epilogue warp, warp 0 alone polls (one poller a block, not nine) and copyX8's
         // barrier holds the other workers; the epilogue warp hears of h's inputs through hSeen.
         if constexpr (C::kAttention)
-            if (a.attention) {
+            if (a.attention && inWindow(a, 4 * l)) {
                 // ---- q/k/v: per group, row tiles 2g and 2g + 1; then o (group b) from q ----------------
                 if (a.waits && warp == 0) warpWaitCount(&a.hReady[l], kDownGroups, a.relaxedWaits);
                 if (a.waits && warp == 0 && lane == 0) mbarArrive(&P.hSeenA);
                 copyX8(a.xa8[l & 1], H);
                 for (int grp = qkvBegin(b); grp < qkvEnd(b); ++grp) oneMatrixGroup(l);
-                if (a.depth >= 0) { // the attention itself: task b, then query head b's combine
+                if (a.depth >= 0 && !a.hybrid) { // the attention itself: task b, then query head b's combine
                     if (const int r = taskOfBlock(a, b); r >= 0 && !(a.attnSkip & 64)) {
                         const TaskConstants tc = taskConstants(a, a.layers[l]);
                         if (a.waits && !(a.attnSkip & 8) && warp == 0) warpWaitCount(&a.qkvDone[l], kQkvGroups, a.relaxedWaits);
@@ -269,16 +277,21 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
                         }
                     }
                 }
-                if (ownsDown(b)) {
-                    if (a.waits && !(a.depth >= 0 && (a.attnSkip & 32)) && warp == 0)
+            }
+        if constexpr (C::kAttention)
+            if (a.attention && inWindow(a, 4 * l + 1)) {
+                if (ownsDown(b)) { // --hybrid: the attention kernels' X8 output, complete at the launch's wait
+                    if (a.waits && !(a.depth >= 0 && (a.attnSkip & 32)) && !a.hybrid && warp == 0)
                         warpWaitCount(a.depth >= 0 ? &a.oIn[l] : &a.qDone[l], a.depth >= 0 ? kHeads : kQGroups,
                                       a.relaxedWaits);
-                    copyX8(a.depth >= 0 ? a.oX : a.q8, H);
+                    if (a.hybrid) copyX8(a.oEngineX8, H, false);
+                    else copyX8(a.depth >= 0 ? a.oX : a.q8, H);
                     if (C::kTrace && warp == 0) stamp(a, l, kOStart);
                     oneMatrixGroup(l);
                 }
             }
         // ---- gate/up: per group, row tiles 2g and 2g + 1 of gate and up ------------------------------
+        if (!inWindow(a, 4 * l + 2)) continue; // (a window starts at o or q/k/v and ends after q/k/v)
         if (C::kTrace && warp == 0) stamp(a, l, kUpWaitBegin);
         if (a.waits && (!C::kEpilogue || warp == 0))
             warpWaitCount(C::kAttention && a.attention ? &a.hMid[l] : &a.hReady[l], kDownGroups, a.relaxedWaits);
@@ -338,7 +351,7 @@ __device__ void mmaWorkers(const Args& a, const uint8_t* ring, int8_t* x8s, uint
         float2 acc[2];
         static_assert(C::kDownPageTiles == C::kUpPageTiles && C::kDownPages == 2 * DPT);
         twoRowTiles(l, kWorkerEmptyDown, F, DPT, acc);
-        if constexpr (C::kEpilogue) mbarWait(&P.downEmpty, (unsigned(l) & 1u) ^ 1u);
+        if constexpr (C::kEpilogue) mbarWait(&P.downEmpty, (downs++ & 1u) ^ 1u);
         if (t == 0) {
 #pragma unroll
             for (int half = 0; half < 2; ++half) {

@@ -2,7 +2,8 @@
 // its dependency waits if the weight loads never wait for them?
 //
 //   hearth-bench-dataflow [--layers L] [--reps N] [--stages S] [--kind 0..14] [--attention] [--variant V] [--opts O]
-//                         [--trace]
+//                         [--trace] [--depth D [--task-rows R] [--batched] [--combine-block] [--task-offset B]
+//                         [--kv-ranges R] [--attn-skip BITS] [--hybrid]]
 //
 // The earlier persistent experiment (docs/experiments/decode-persistent-ffn.patch) held one
 // register tile across each wait: at every grid barrier or group signal the block stopped
@@ -29,8 +30,12 @@
 // what a whole decode layer's waits cost before attention is built into the kernel. --depth D makes
 // the attention real (a cache of D random rows; the chain runs the engine's q/k norm + RoPE + cache
 // write and decode attention; kinds 13-14 run dataflow_attention.cuh's tasks of at least
-// --task-rows rows, default 32, row by row or with --batched a page of rows at once); with --layers 1
-// the k/v and the attention output are compared too.
+// --task-rows rows, default 32, row by row or with --batched a page of rows at once, combined per
+// query head by warp 0 or with --combine-block by every worker warp of its block; --task-offset B puts
+// task 0 on block B; --kv-ranges R instead runs dataflow_head_tasks.cuh's tasks per KV head and range;
+// --attn-skip drops pieces for timing, Args::attnSkip); with --layers 1 the k/v and the attention
+// output are compared too. --hybrid (with --depth) also times the chain's attention kernels between
+// per-layer launches of the kernel on o, the FFN and the next layer's q/k/v.
 // Output: µs per layer against the bound (a layer's 85 MB at 4.5 TB/s), the final h against the
 // chain's, and variants that leave out the waits, the weight loads or both (wrong results: they
 // time the streaming, the waits and the workers' arithmetic apart), for 8 and 16 worker warps,

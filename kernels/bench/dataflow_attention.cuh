@@ -3,14 +3,16 @@
 // heads of 128, per-head q/k RMSNorm, RoPE on (i, i + 64), an f16 cache of rows [position][KV head
 // · 128].
 //
-// After the q/k/v groups are counted in (their raw sums, 1/rms applied, in Args::qkvRaw), block r <
-// tasks runs task r: cache rows [r·span, (r+1)·span) below the new position, which the loader
+// After the q/k/v groups are counted in (their raw sums, 1/rms applied, in Args::qkvRaw), the block
+// taskOfBlock names runs task r: cache rows [r·span, (r+1)·span) below the new position, which the loader
 // streamed into the ring like weights (they do not depend on the token; 8 rows a page, a K page
 // then its V page), and, in the task holding it, the new position itself, computed from the raw k
 // and v (and written to the cache). Worker warp w takes KV head w and its 4 query heads (each lane
 // dims lane + 32i, so RoPE's pairs stay in the lane), keeps an online softmax per head and writes
-// its partial {max, sum, o} per head. When all partials are in, block h < 32 (warp 0) combines
-// query head h and writes it as 4 groups of o's x (the MmaX layout); o waits for the 32 heads.
+// its partial {max, sum, o} per head. When all partials are in, block h < 32 (warp 0, or every worker
+// warp with --combine-block) combines query head h and writes it as 4 groups of o's x (the MmaX
+// layout); o waits for the 32 heads. The token-independent constants (norm weights, RoPE at the
+// position) are taken before the wait (TaskConstants).
 #pragma once
 
 #include "dataflow_mma.cuh"

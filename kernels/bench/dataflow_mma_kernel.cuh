@@ -7,7 +7,8 @@
 // (q's groups counted in and written as o's x, k and v stored), then o from q, whose groups add to h
 // and write the FFN norm's x; four waits a layer. With --depth D the attention is real
 // (dataflow_attention.cuh): q/k/v groups counted in, tasks over the cache, a combine per query head,
-// then o; six waits a layer.
+// then o; six waits a layer (--kv-ranges: dataflow_head_tasks.cuh, no combine phase). Each role runs
+// only the phases of Args' window (--hybrid: o, the FFN and the next q/k/v of one layer a launch).
 #pragma once
 
 #include "dataflow_attention.cuh"

@@ -246,28 +246,26 @@ int main(int argc, char** argv) {
         call.outX8 = xq;
         CK(launchAttention(call, s));
     };
-    cudaGraph_t graph;
-    cudaGraphExec_t chain;
-    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
     const GemvLaunch pdl{true, 0, 0};
-    for (int l = 0; l < count; ++l) {
-        if (attention) {
-            CK(launchRmsNorm(h, delta, layers[l].attnNorm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
-            CK(launchGemv(GemvType::Q4_K, layers[l].qkv, xa, qkvOut, QKV, H, s, pdl));
-            if (depth >= 0) {
-                chainAttention(l);
-            } else {
-                CK(launchQuantizeX8(qkvOut, H, xq, s, pdl));
+    // The chain, as the session launches it, in one graph.
+    const cudaGraphExec_t chain = captureGraph(s, [&] {
+        for (int l = 0; l < count; ++l) {
+            if (attention) {
+                CK(launchRmsNorm(h, delta, layers[l].attnNorm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
+                CK(launchGemv(GemvType::Q4_K, layers[l].qkv, xa, qkvOut, QKV, H, s, pdl));
+                if (depth >= 0) {
+                    chainAttention(l);
+                } else {
+                    CK(launchQuantizeX8(qkvOut, H, xq, s, pdl));
+                }
+                CK(launchGemv(GemvType::Q4_K, layers[l].o, xq, delta, H, H, s, pdl));
             }
-            CK(launchGemv(GemvType::Q4_K, layers[l].o, xq, delta, H, H, s, pdl));
+            CK(launchRmsNorm(h, delta, layers[l].norm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
+            CK(launchGemvGateUp(GemvType::Q4_K, layers[l].gate, layers[l].up, xa, act, F, H, s, GemvLaunch{true, 0, 0}));
+            CK(launchQuantizeX8(act, F, xb, s, GemvLaunch{true, 0, 0}));
+            CK(launchGemv(GemvType::Q4_K, layers[l].down, xb, delta, H, F, s, GemvLaunch{true, 0, 0}));
         }
-        CK(launchRmsNorm(h, delta, layers[l].norm, H, 1, kEps, NormOut{nullptr, nullptr, xa}, s, true));
-        CK(launchGemvGateUp(GemvType::Q4_K, layers[l].gate, layers[l].up, xa, act, F, H, s, GemvLaunch{true, 0, 0}));
-        CK(launchQuantizeX8(act, F, xb, s, GemvLaunch{true, 0, 0}));
-        CK(launchGemv(GemvType::Q4_K, layers[l].down, xb, delta, H, F, s, GemvLaunch{true, 0, 0}));
-    }
-    CK(cudaStreamEndCapture(s, &graph));
-    CK(cudaGraphInstantiate(&chain, graph, 0));
+    });
     auto reset = [&] {
         CK(cudaMemcpyAsync(h, h0, H * 4, cudaMemcpyDeviceToDevice, s));
         CK(cudaMemsetAsync(delta, 0, H * 4, s));
@@ -476,13 +474,7 @@ int main(int argc, char** argv) {
     if (hybridMode && depth >= 0)
         for (const Config& c : configs) {
             if (!kinds[c.kind].tiled || !kinds[c.kind].attention) continue;
-            cudaGraph_t g;
-            cudaGraphExec_t e;
-            CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-            hybridStep(c);
-            CK(cudaStreamEndCapture(s, &g));
-            CK(cudaGraphInstantiate(&e, g, 0));
-            CK(cudaGraphDestroy(g));
+            const cudaGraphExec_t e = captureGraph(s, [&] { hybridStep(c); });
             reset();
             CK(cudaGraphLaunch(e, s));
             CK(cudaStreamSynchronize(s));
@@ -521,7 +513,6 @@ int main(int argc, char** argv) {
     for (cudaGraphExec_t e : hybrids) CK(cudaGraphExecDestroy(e));
     for (void* p : allocations) CK(cudaFree(p));
     CK(cudaGraphExecDestroy(chain));
-    CK(cudaGraphDestroy(graph));
     CK(cudaStreamDestroy(s));
     return 0;
 }

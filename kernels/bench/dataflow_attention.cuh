@@ -91,6 +91,30 @@ __device__ __forceinline__ void rowIntoHeads(const float (&k)[4], const float (&
     }
 }
 
+// The new position's row of KV head kv, from the raw k and v: k normed and rotated, both rounded to f16
+// and written to the cache (as the chain reads them back), then into the 4 query heads' softmax.
+__device__ __forceinline__ void newRowIntoHeads(const Args& a, const Layer& L, const TaskConstants& tc, int kv,
+                                                const float (&q)[kHeadsPerKv][4], float (&m)[kHeadsPerKv],
+                                                float (&l)[kHeadsPerKv], float (&o)[kHeadsPerKv][4]) {
+    const int lane = int(threadIdx.x & 31);
+    float k[4], v[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        k[i] = __ldcg(a.qkvRaw + H + kv * kHeadDim + lane + 32 * i);
+        v[i] = __ldcg(a.qkvRaw + H + kKvHeads * kHeadDim + kv * kHeadDim + lane + 32 * i);
+    }
+    normRope(k, tc.kw, tc);
+    const size_t row = (size_t(a.depth) * kKvHeads + kv) * kHeadDim;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        k[i] = __half2float(__float2half_rn(k[i]));
+        v[i] = __half2float(__float2half_rn(v[i]));
+        L.kCache[row + lane + 32 * i] = __float2half_rn(k[i]);
+        L.vCache[row + lane + 32 * i] = __float2half_rn(v[i]);
+    }
+    rowIntoHeads(k, v, q, m, l, o);
+}
+
 // Reduce-scatter over the warp, one step: of its N values the lane keeps the half whose index bit
 // (N/2) matches its own lane bit, adding the partner's copy of them; after the steps for 32..2, lane
 // L holds the full sum of value L. (N a template argument: the indices stay in registers.)
@@ -186,7 +210,6 @@ __device__ void attentionTask(const Args& a, const Layer& L, const TaskConstants
 #pragma unroll
         for (int i = 0; i < 4; ++i) o[h][i] = 0.0f;
     }
-    auto row = [&](const float (&k)[4], const float (&v)[4]) { rowIntoHeads(k, v, q, m, l, o); };
     for (int p = taskBegin(a, r); p < taskEnd(a, r); p += kRowsPerPage) {
         const int rows = min(kRowsPerPage, taskEnd(a, r) - p);
         const __half* kp = reinterpret_cast<const __half*>(take(0u)) + kv * kHeadDim;
@@ -200,29 +223,14 @@ __device__ void attentionTask(const Args& a, const Layer& L, const TaskConstants
                 float k[4], v[4];
                 rowDims<kKvHeads * kHeadDim>(kp, j, rows, k);
                 rowDims<kKvHeads * kHeadDim>(vp, j, rows, v);
-                row(k, v);
+                rowIntoHeads(k, v, q, m, l, o);
             }
         }
         release();
         release();
     }
-    if (r * a.attnSpan <= a.depth && a.depth < (r + 1) * a.attnSpan) { // this task holds the new position
-        float k[4], v[4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            k[i] = __ldcg(a.qkvRaw + H + kv * kHeadDim + lane + 32 * i);
-            v[i] = __ldcg(a.qkvRaw + H + kKvHeads * kHeadDim + kv * kHeadDim + lane + 32 * i);
-        }
-        normRope(k, tc.kw, tc);
-#pragma unroll
-        for (int i = 0; i < 4; ++i) { // rounded as the cache holds them, as the chain reads them back
-            k[i] = __half2float(__float2half_rn(k[i]));
-            v[i] = __half2float(__float2half_rn(v[i]));
-            L.kCache[size_t(a.depth) * kKvHeads * kHeadDim + kv * kHeadDim + lane + 32 * i] = __float2half_rn(k[i]);
-            L.vCache[size_t(a.depth) * kKvHeads * kHeadDim + kv * kHeadDim + lane + 32 * i] = __float2half_rn(v[i]);
-        }
-        row(k, v);
-    }
+    if (r * a.attnSpan <= a.depth && a.depth < (r + 1) * a.attnSpan) // this task holds the new position
+        newRowIntoHeads(a, L, tc, kv, q, m, l, o);
     if (a.attnSkip & 4) return; // timing only: no partials written
 #pragma unroll
     for (int h = 0; h < kHeadsPerKv; ++h) {

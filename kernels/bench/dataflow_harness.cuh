@@ -104,6 +104,18 @@ void compareLayerZero(const float* chainQkv, const float* chainAttn, const int8_
                 rel(x.data(), depth ? attn.data() : want.data(), H), differ, H, worst);
 }
 
+// What `record` launches on s, captured as one graph, instantiated.
+inline cudaGraphExec_t captureGraph(cudaStream_t s, const std::function<void()>& record) {
+    cudaGraph_t g;
+    cudaGraphExec_t e;
+    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    record();
+    CK(cudaStreamEndCapture(s, &g));
+    CK(cudaGraphInstantiate(&e, g, 0));
+    CK(cudaGraphDestroy(g));
+    return e;
+}
+
 double timeMs(cudaStream_t s, int reps, const std::function<void()>& run) {
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));

@@ -103,24 +103,8 @@ __device__ void headTask(const Args& a, const Layer& L, const TaskConstants& tc,
         }
         release();
     }
-    if (end == a.depth && t / kKvHeads == a.kvRanges - 1 && warp == pages % Warps) { // the new position
-        float k[4], v[4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            k[i] = __ldcg(a.qkvRaw + H + kv * kHeadDim + lane + 32 * i);
-            v[i] = __ldcg(a.qkvRaw + H + kKvHeads * kHeadDim + kv * kHeadDim + lane + 32 * i);
-        }
-        normRope(k, tc.kw, tc);
-        const size_t row = (size_t(a.depth) * kKvHeads + kv) * kHeadDim;
-#pragma unroll
-        for (int i = 0; i < 4; ++i) { // rounded as the cache holds them, as the chain reads them back
-            k[i] = __half2float(__float2half_rn(k[i]));
-            v[i] = __half2float(__float2half_rn(v[i]));
-            L.kCache[row + lane + 32 * i] = __float2half_rn(k[i]);
-            L.vCache[row + lane + 32 * i] = __float2half_rn(v[i]);
-        }
-        rowIntoHeads(k, v, q, m, l, o);
-    }
+    if (t / kKvHeads == a.kvRanges - 1 && warp == pages % Warps) // the new position, on the next warp in turn
+        newRowIntoHeads(a, L, tc, kv, q, m, l, o);
     // The warps' partials meet in shared memory, two query heads a round: warp h ends with head h's.
     HeadPartial mine;
 #pragma unroll

@@ -409,7 +409,7 @@ int main(int argc, char** argv) {
         }
         cfg.attrs = attr;
         cfg.numAttrs = 1;
-        if (first <= 0) CK(cudaMemsetAsync(counters, 0, counterBytes, s));
+        if (first < 0) CK(cudaMemsetAsync(counters, 0, counterBytes, s)); // (--hybrid: once a token, hybridStep)
         CK(cudaLaunchKernelEx(&cfg, k.kernel, a));
     };
     std::vector<Config> configs;

@@ -143,18 +143,19 @@ __device__ __forceinline__ void addDuration(const Args& a, int layer, TracePoint
 
 // ---- the schedule: which groups block b owns ---------------------------------------------------
 
-// --depth: task r's cached rows, [taskBegin, taskEnd) (the new position, depth, is computed).
-// Block b's attention task, or -1: tasks run on blocks taskOffset, taskOffset + 1, ... (mod the grid),
-// so that they can be kept off the blocks that combine (0-31).
+// Whether phase 4l + k of Args' window runs in this launch (--hybrid).
 __device__ __forceinline__ bool inWindow(const Args& a, int phase) {
     return a.phaseBegin <= phase && phase < a.phaseEnd;
 }
 __device__ __forceinline__ void gridDependencyWait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
 
+// Block b's attention task, or -1: tasks run on blocks taskOffset, taskOffset + 1, ... (mod the grid),
+// so that they can be kept off the blocks that combine (0-31).
 __device__ __forceinline__ int taskOfBlock(const Args& a, int b) {
     const int r = (b - a.taskOffset + int(gridDim.x)) % int(gridDim.x);
     return r < a.attnTasks ? r : -1;
 }
+// --depth: task r's cached rows, [taskBegin, taskEnd) (the new position, depth, is computed).
 __device__ __forceinline__ int taskBegin(const Args& a, int r) { return min(r * a.attnSpan, a.depth); }
 __device__ __forceinline__ int taskEnd(const Args& a, int r) { return min((r + 1) * a.attnSpan, a.depth); }
 

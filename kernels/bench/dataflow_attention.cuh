@@ -91,6 +91,25 @@ __device__ __forceinline__ void rowIntoHeads(const float (&k)[4], const float (&
     }
 }
 
+// KV head kv's 4 query heads, ready for the rows: q (all loads first, one round trip), normed and
+// rotated (unless !norm: --attn-skip 1) and scaled by 1/sqrt(128); an empty online softmax each.
+__device__ __forceinline__ void queryHeads(const Args& a, const TaskConstants& tc, int kv, bool norm,
+                                           float (&q)[kHeadsPerKv][4], float (&m)[kHeadsPerKv],
+                                           float (&l)[kHeadsPerKv], float (&o)[kHeadsPerKv][4]) {
+    const int lane = int(threadIdx.x & 31);
+#pragma unroll
+    for (int h = 0; h < kHeadsPerKv; ++h)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) q[h][i] = __ldcg(a.qkvRaw + (kv * kHeadsPerKv + h) * kHeadDim + lane + 32 * i);
+#pragma unroll
+    for (int h = 0; h < kHeadsPerKv; ++h) {
+        if (norm) normRope(q[h], tc.qw, tc);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) q[h][i] *= 0.08838834764831845f, o[h][i] = 0.0f; // 1/sqrt(128)
+        m[h] = -INFINITY, l[h] = 0.0f;
+    }
+}
+
 // The new position's row of KV head kv, from the raw k and v: k normed and rotated, both rounded to f16
 // and written to the cache (as the chain reads them back), then into the 4 query heads' softmax.
 __device__ __forceinline__ void newRowIntoHeads(const Args& a, const Layer& L, const TaskConstants& tc, int kv,
@@ -114,6 +133,33 @@ __device__ __forceinline__ void newRowIntoHeads(const Args& a, const Layer& L, c
     }
     rowIntoHeads(k, v, q, m, l, o);
 }
+
+// A query head's partial {max, sum, o} (kPartialFloats floats; a lane holding dims lane + 32i), merged
+// online with others: a running maximum, so the partials' loads need not wait for a pass over them.
+struct HeadPartial {
+    float m = -INFINITY, l = 0.0f, o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    __device__ void merge(float mr, float lr, const float (&or_)[4]) {
+        if (lr == 0.0f) return; // an empty partial (a warp without pages)
+        const float mNew = fmaxf(m, mr), scale = __expf(m - mNew), w = __expf(mr - mNew);
+        l = l * scale + w * lr;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) o[i] = o[i] * scale + w * or_[i];
+        m = mNew;
+    }
+    __device__ void store(float* dst) const {
+        const int lane = int(threadIdx.x & 31);
+        if (lane == 0) dst[0] = m, dst[1] = l;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) dst[2 + lane + 32 * i] = o[i];
+    }
+    __device__ void mergeFrom(const float* src, bool global) {
+        const int lane = int(threadIdx.x & 31);
+        float or_[4];
+#pragma unroll
+        for (int i = 0; i < 4; ++i) or_[i] = global ? __ldcg(src + 2 + lane + 32 * i) : src[2 + lane + 32 * i];
+        merge(global ? __ldcg(src) : src[0], global ? __ldcg(src + 1) : src[1], or_);
+    }
+};
 
 // Reduce-scatter over the warp, one step: of its N values the lane keeps the half whose index bit
 // (N/2) matches its own lane bit, adding the partner's copy of them; after the steps for 32..2, lane
@@ -197,19 +243,7 @@ __device__ void attentionTask(const Args& a, const Layer& L, const TaskConstants
     const int lane = int(threadIdx.x & 31);
     constexpr int kRowsPerPage = kKvRowsPerPage;
     float q[kHeadsPerKv][4], o[kHeadsPerKv][4], m[kHeadsPerKv], l[kHeadsPerKv];
-#pragma unroll
-    for (int h = 0; h < kHeadsPerKv; ++h) // every head's loads first: one round trip
-#pragma unroll
-        for (int i = 0; i < 4; ++i) q[h][i] = __ldcg(a.qkvRaw + (kv * kHeadsPerKv + h) * kHeadDim + lane + 32 * i);
-#pragma unroll
-    for (int h = 0; h < kHeadsPerKv; ++h) {
-        if (!(a.attnSkip & 1)) normRope(q[h], tc.qw, tc);
-#pragma unroll
-        for (int i = 0; i < 4; ++i) q[h][i] *= 0.08838834764831845f; // 1/sqrt(128)
-        m[h] = -INFINITY, l[h] = 0.0f;
-#pragma unroll
-        for (int i = 0; i < 4; ++i) o[h][i] = 0.0f;
-    }
+    queryHeads(a, tc, kv, !(a.attnSkip & 1), q, m, l, o);
     for (int p = taskBegin(a, r); p < taskEnd(a, r); p += kRowsPerPage) {
         const int rows = min(kRowsPerPage, taskEnd(a, r) - p);
         const __half* kp = reinterpret_cast<const __half*>(take(0u)) + kv * kHeadDim;
@@ -251,40 +285,21 @@ __device__ void attentionTask(const Args& a, const Layer& L, const TaskConstants
 template <class Sync>
 __device__ void combineHead(const Args& a, int head, int tasks, int warp, int warps, float* scratch, Sync&& sync) {
     const int lane = int(threadIdx.x & 31);
-    float m = -INFINITY, sum = 0.0f, o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    auto merge = [&](float mr, float lr, const float (&or_)[4]) {
-        const float mNew = fmaxf(m, mr), scale = __expf(m - mNew), w = __expf(mr - mNew);
-        sum = sum * scale + w * lr;
-#pragma unroll
-        for (int i = 0; i < 4; ++i) o[i] = o[i] * scale + w * or_[i];
-        m = mNew;
-    };
+    HeadPartial sum;
 #pragma unroll 8 // eight tasks' loads in flight
     for (int r = warp; r < tasks; r += warps) {
         if (a.attnSkip & 256) break; // timing only: no partial read
-        const float* part = a.partial + (size_t(r) * kHeads + head) * kPartialFloats;
-        float or_[4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i) or_[i] = __ldcg(part + 2 + lane + 32 * i);
-        merge(__ldcg(part), __ldcg(part + 1), or_);
+        sum.mergeFrom(a.partial + (size_t(r) * kHeads + head) * kPartialFloats, true);
     }
     if (warps > 1) {
-        float* mine = scratch + warp * kPartialFloats;
-        if (lane == 0) mine[0] = m, mine[1] = sum;
-#pragma unroll
-        for (int i = 0; i < 4; ++i) mine[2 + lane + 32 * i] = o[i];
+        sum.store(scratch + warp * kPartialFloats);
         sync();
-        if (warp == 0)
-            for (int w = 1; w < min(warps, tasks); ++w) { // warps past the tasks' count hold nothing
-                float or_[4];
-#pragma unroll
-                for (int i = 0; i < 4; ++i) or_[i] = scratch[w * kPartialFloats + 2 + lane + 32 * i];
-                merge(scratch[w * kPartialFloats], scratch[w * kPartialFloats + 1], or_);
-            }
+        if (warp == 0) // warps past the tasks' count hold nothing
+            for (int w = 1; w < min(warps, tasks); ++w) sum.mergeFrom(scratch + w * kPartialFloats, false);
     }
     if (warp == 0 && !(a.attnSkip & 512)) // timing only: o's x not written
 #pragma unroll
-        for (int i = 0; i < 4; ++i) storeMmaXGroup(o[i] / sum, lane, H, head * 4 + i, a.oX);
+        for (int i = 0; i < 4; ++i) storeMmaXGroup(sum.o[i] / sum.l, lane, H, head * 4 + i, a.oX);
 }
 
 } // namespace hearth::kernels::dataflow

@@ -45,32 +45,6 @@ __device__ void loadHeadTask(const Args& a, const Layer& L, int t, Issue&& issue
     }
 }
 
-// One query head's {max, sum, o} merged into another's (a lane holding dims lane + 32i).
-struct HeadPartial {
-    float m = -INFINITY, l = 0.0f, o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    __device__ void merge(float mr, float lr, const float (&or_)[4]) {
-        if (lr == 0.0f) return; // an empty partial (a warp without pages)
-        const float mNew = fmaxf(m, mr), scale = __expf(m - mNew), w = __expf(mr - mNew);
-        l = l * scale + w * lr;
-#pragma unroll
-        for (int i = 0; i < 4; ++i) o[i] = o[i] * scale + w * or_[i];
-        m = mNew;
-    }
-    __device__ void store(float* dst) const {
-        const int lane = int(threadIdx.x & 31);
-        if (lane == 0) dst[0] = m, dst[1] = l;
-#pragma unroll
-        for (int i = 0; i < 4; ++i) dst[2 + lane + 32 * i] = o[i];
-    }
-    __device__ void mergeFrom(const float* src, bool global) {
-        const int lane = int(threadIdx.x & 31);
-        float or_[4];
-#pragma unroll
-        for (int i = 0; i < 4; ++i) or_[i] = global ? __ldcg(src + 2 + lane + 32 * i) : src[2 + lane + 32 * i];
-        merge(global ? __ldcg(src) : src[0], global ? __ldcg(src + 1) : src[1], or_);
-    }
-};
-
 // Task t on the block's worker warps. `take()`/`release()` are the workers' ring; `sync()` the
 // workers' barrier; `scratch` ≥ kWarps · 2 · kPartialFloats floats of shared memory that no phase
 // holds now; `ticket` one word of shared memory. Returns after the block's part is counted in (and,
@@ -80,17 +54,7 @@ __device__ void headTask(const Args& a, const Layer& L, const TaskConstants& tc,
                          Release&& release, Sync&& sync, float* scratch, unsigned* ticket) {
     const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x >> 5), kv = t % kKvHeads;
     float q[kHeadsPerKv][4], o[kHeadsPerKv][4], m[kHeadsPerKv], l[kHeadsPerKv];
-#pragma unroll
-    for (int h = 0; h < kHeadsPerKv; ++h)
-#pragma unroll
-        for (int i = 0; i < 4; ++i) q[h][i] = __ldcg(a.qkvRaw + (kv * kHeadsPerKv + h) * kHeadDim + lane + 32 * i);
-#pragma unroll
-    for (int h = 0; h < kHeadsPerKv; ++h) {
-        normRope(q[h], tc.qw, tc);
-#pragma unroll
-        for (int i = 0; i < 4; ++i) q[h][i] *= 0.08838834764831845f, o[h][i] = 0.0f; // 1/sqrt(128)
-        m[h] = -INFINITY, l[h] = 0.0f;
-    }
+    queryHeads(a, tc, kv, true, q, m, l, o);
     const int begin = headTaskBegin(a, t), end = headTaskEnd(a, t);
     const int pages = (end - begin + kHeadPageRows - 1) / kHeadPageRows;
     for (int p = 0; p < pages; ++p) {

@@ -1,6 +1,7 @@
 #include "base/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -9,9 +10,12 @@
 namespace hearth {
 namespace {
 
-// A few tens of microseconds of polling: longer than the gap between a decode step's jobs,
-// short enough that an idle pool goes back to sleep at once.
-constexpr int kSpins = 2000;
+// How long a thread polls before it sleeps: longer than the gaps of a decode step (between its
+// jobs, and between its tokens: sampling, detokenizing, ~35 µs), short enough that an idle pool
+// sleeps at once. In time, not in pause instructions, whose length differs by an order of
+// magnitude between CPU generations: 2000 of them let the 16-core host's workers sleep about twice
+// a token, and a futex wake there costs ~20 µs (docs/PERFORMANCE.md, 2026-12-03 eleventh session).
+constexpr std::chrono::microseconds kSpin{300};
 // Parts after its own that a thread done early takes grains from: enough for one slow thread's
 // neighbours to cover it, few enough that the end of a job reads no more than two foreign lines.
 constexpr int kStealParts = 2;
@@ -22,6 +26,20 @@ void relax() {
 #else
     std::this_thread::yield();
 #endif
+}
+
+// Polls `done` for up to kSpin; whether it came true.
+template <class Done>
+bool spinUntil(const Done& done) {
+    if (done()) return true;
+    const auto deadline = std::chrono::steady_clock::now() + kSpin;
+    for (;;) {
+        for (int i = 0; i < 32; ++i) {
+            relax();
+            if (done()) return true;
+        }
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+    }
 }
 
 } // namespace
@@ -77,11 +95,8 @@ void ThreadPool::runShare(int index) {
 void ThreadPool::workerLoop(int index) {
     uint64_t seen = 0;
     for (;;) {
-        uint64_t now = m_generation.load(std::memory_order_acquire);
-        for (int i = 0; i < kSpins && now == seen; ++i) {
-            relax();
-            now = m_generation.load(std::memory_order_acquire);
-        }
+        uint64_t now = seen;
+        spinUntil([&] { return (now = m_generation.load(std::memory_order_acquire)) != seen; });
         // A job seen while polling starts without the mutex: the acquire load above pairs with
         // the owner's release, and taking the lock here made every worker queue behind the
         // others at each job (on 16 threads that cost more than a small product's work).
@@ -128,8 +143,7 @@ void ThreadPool::run(int64_t count, const std::function<void(int64_t, int64_t)>&
     const uint64_t generation = m_generation.load(std::memory_order_relaxed);
     m_wake.notify_all();
     runShare(0);
-    for (int i = 0; i < kSpins && !allFinished(generation); ++i) relax();
-    if (!allFinished(generation)) {
+    if (!spinUntil([&] { return allFinished(generation); })) {
         std::unique_lock lock(m_mutex);
         m_ownerWaiting.store(true, std::memory_order_seq_cst);
         std::atomic_thread_fence(std::memory_order_seq_cst); // the flag before the reads of the workers' generations

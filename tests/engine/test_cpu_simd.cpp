@@ -12,7 +12,9 @@
 #include <random>
 #include <vector>
 
+#include "backend/cpu/cpu_ops.h"
 #include "backend/cpu/simd/fast_matvec.h"
+#include "backend/cpu/simd/x8_activation.h"
 #include "base/thread_pool.h"
 #include "check.h"
 #include "quant/dequantize.h"
@@ -176,6 +178,63 @@ void checkAttention(const std::vector<SimdTier>& tiers, std::mt19937& rng) {
 
 } // namespace
 
+// The activation quantizers (SIMD where this CPU has it) against their scalar definition, bit for
+// bit: random blocks of several magnitudes, exact ties (x·127/max|x| = k + ½ rounds away from zero),
+// an all-zero block, a NaN (skipped by the maximum) and denormals.
+template <class Block>
+void checkQuantizerBlocks(const char* name, int blockSize, void (*best)(const float*, int64_t, Block*),
+                          void (*scalar)(const float*, int64_t, Block*), std::mt19937& rng) {
+    const int blocks = 6;
+    std::vector<float> x(size_t(blockSize * blocks));
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = normal(rng) * (i / blockSize == 1 ? 1e-3f : 3.0f);
+    float* ties = x.data() + 2 * blockSize; // max|x| = 127: x itself is scaled by 1
+    for (int i = 0; i < blockSize; ++i) ties[i] = float(int(rng() % 253) - 126) + (i % 3 == 0 ? 0.5f : i % 3 == 1 ? -0.5f : 0.25f);
+    ties[0] = 127.0f;
+    std::fill_n(x.data() + 3 * blockSize, blockSize, 0.0f);
+    x[size_t(4 * blockSize + 5)] = std::numeric_limits<float>::quiet_NaN();
+    for (int i = 0; i < blockSize; ++i) x[size_t(5 * blockSize + i)] = float(i % 5) * 1e-40f;
+    std::vector<Block> got(static_cast<size_t>(blocks)), want(static_cast<size_t>(blocks));
+    std::memset(got.data(), 0x5a, got.size() * sizeof(Block)); // poisoned
+    best(x.data(), int64_t(x.size()), got.data());
+    scalar(x.data(), int64_t(x.size()), want.data());
+    for (int b = 0; b < blocks; ++b) {
+        const Block& g = got[size_t(b)];
+        const Block& w = want[size_t(b)];
+        CHECK_MSG(std::memcmp(g.q, w.q, sizeof w.q) == 0 && std::memcmp(&g.d, &w.d, sizeof w.d) == 0,
+                  name << " block " << b << ": the values or the scale differ from the scalar quantizer");
+        if constexpr (sizeof(Block) == sizeof(X8Block))
+            CHECK_MSG(g.sumLo == w.sumLo && g.sumHi == w.sumHi, name << " block " << b << ": the sums differ");
+        else
+            CHECK_MSG(std::memcmp(g.sums, w.sums, sizeof w.sums) == 0, name << " block " << b << ": the sums differ");
+    }
+    CHECK_MSG(want[2].q[0] == 127 && want[2].q[1] == int8_t(std::lround(ties[1])),
+              name << ": a tie did not round away from zero");
+}
+
+// The gated pair in one product equals gate and up apart, then silu(gate)·up, bit for bit, on the
+// reference and on the fast kernels, for one token and several.
+void checkSwiGlu(ThreadPool& pool, std::mt19937& rng) {
+    for (const bool fastPath : {false, true})
+        for (const int tokens : {1, 5}) {
+            std::vector<uint8_t> gs, us;
+            const WeightMatrix gate = makeMatrix(DType::Q4_K, 211, 512, rng, gs);
+            const WeightMatrix up = makeMatrix(DType::Q6_K, 211, 512, rng, us);
+            std::normal_distribution<float> normal(0.0f, 1.0f);
+            std::vector<float> x(size_t(tokens) * 512);
+            for (float& v : x) v = normal(rng);
+            MatVec mv(pool, fastPath);
+            std::vector<float> g(size_t(tokens) * 211), u(g.size());
+            const MatVec::Product products[2] = {{g.data(), 211, &gate}, {u.data(), 211, &up}};
+            mv.run(products, x.data(), 512, tokens);
+            for (size_t i = 0; i < g.size(); ++i) g[i] = silu(g[i]) * u[i];
+            std::vector<float> h(g.size(), std::numeric_limits<float>::quiet_NaN()), upOut(g.size());
+            mv.runSwiGlu(h.data(), 211, gate, up, upOut.data(), x.data(), 512, tokens);
+            CHECK_MSG(h == g, (fastPath ? "fast" : "reference") << " SwiGLU, " << tokens
+                                                                << " token(s): differs from the products apart");
+        }
+}
+
 int main() {
     test::announce("cpu_simd", "cpu");
     const Case cases[] = {
@@ -229,6 +288,9 @@ int main() {
         std::printf("%-5s worst error %.2e (bound %.0e)\n", dtypeName(c.type), worst, c.bound);
     }
     checkAttention(tiers, rng);
+    checkQuantizerBlocks<X8Block>("X8", 32, quantizeX8, quantizeX8Scalar, rng);
+    checkQuantizerBlocks<XKBlock>("XK", 256, quantizeXK, quantizeXKScalar, rng);
+    checkSwiGlu(pool, rng);
     // F32 and a reference MatVec run the reference dotRow exactly, one token or several.
     for (const bool fastPath : {false, true}) {
         std::vector<uint8_t> storage;

@@ -38,10 +38,12 @@ int64_t widestInput(const ModelConfig& c) {
                      c.deltaNetLayerCount() > 0 ? c.deltaNet.valueWidth() : 0});
 }
 
-// The per-token buffers of a pass, as floats: x, xb, q, attnOut, (qGated, attnGate,) gate, up, k, v.
+// The per-token buffers of a pass, as floats: x, xb, q, attnOut, (qGated, attnGate,) gate, up, k, v,
+// RoPE's cos and sin.
 uint64_t tokenFloats(const ModelConfig& c) {
     const uint64_t kvWidth = uint64_t(c.kvHeads) * c.headDim, qWidth = uint64_t(c.heads) * c.headDim;
-    return 2ull * c.hidden + 2 * qWidth + (c.attnOutputGate ? 3 * qWidth : 0) + 2ull * c.ffn + 2 * kvWidth;
+    return 2ull * c.hidden + 2 * qWidth + (c.attnOutputGate ? 3 * qWidth : 0) + 2ull * c.ffn + 2 * kvWidth +
+           uint64_t(c.rope.dims / 2) * 2;
 }
 
 class CpuSession final : public BackendSession {
@@ -78,6 +80,7 @@ private:
     CpuKvCache m_kv;                    // the attention layers' K and V
     CpuDeltaNet m_deltaNet;             // the Gated DeltaNet layers' state (none in other models)
     RopeTable m_rope;
+    std::vector<float> m_ropeCos, m_ropeSin; // [token][rope.dims / 2] the pass's rotations (cpu_ops.h)
     std::vector<int32_t> m_kvLayer;     // [layers]: index into the KV cache, or the DeltaNet layer's index
     int64_t m_qWidth, m_kvWidth;        // heads * headDim, kvHeads * headDim
     // A pass's buffers, [token][width] for up to m_chunk tokens:
@@ -116,6 +119,8 @@ CpuSession::CpuSession(const LoadedModel& model, int threads, bool fastKernels, 
     m_k.resize(n * m_kvWidth);
     m_v.resize(n * m_kvWidth);
     m_logits.resize(c.vocabSize);
+    m_ropeCos.resize(n * size_t(c.rope.dims / 2));
+    m_ropeSin.resize(m_ropeCos.size());
     m_matvec.reserve(widestInput(c), m_chunk);
 }
 
@@ -123,7 +128,7 @@ StateBytes CpuSession::stateBytes() const {
     StateBytes b;
     b.kvCache = m_kv.cacheBytes();
     for (const std::vector<float>* v : {&m_x, &m_xb, &m_q, &m_attnOut, &m_qGated, &m_attnGate, &m_gate, &m_up, &m_k,
-                                        &m_v, &m_logits})
+                                        &m_v, &m_logits, &m_ropeCos, &m_ropeSin})
         b.workspace += v->size() * sizeof(float);
     b.workspace += m_kv.workspaceBytes() + CpuDeltaNet::workspaceBytes(m_config, m_chunk) +
                    cpu::MatVec::scratchBytes(widestInput(m_config), m_chunk);
@@ -159,8 +164,10 @@ void CpuSession::attentionBlock(const AttentionWeights& w, int32_t kvLayer, int3
             for (int h = 0; h < c.kvHeads; ++h)
                 rmsnorm(k + h * c.headDim, k + h * c.headDim, w.kNorm.data(), c.headDim, c.rmsEps);
         }
-        cpu::applyRope(q, c.heads, c.headDim, pos + t, c.rope, m_rope);
-        cpu::applyRope(k, c.kvHeads, c.headDim, pos + t, c.rope, m_rope);
+        const float* cos = m_ropeCos.data() + size_t(t) * (c.rope.dims / 2);
+        const float* sin = m_ropeSin.data() + size_t(t) * (c.rope.dims / 2);
+        cpu::rotate(q, c.heads, c.headDim, c.rope, cos, sin);
+        cpu::rotate(k, c.kvHeads, c.headDim, c.rope, cos, sin);
     }
     m_kv.store(kvLayer, pos, n, m_k.data(), m_v.data());
     m_kv.attend(kvLayer, pos, n, m_q.data(), m_attnOut.data());
@@ -174,8 +181,7 @@ void CpuSession::attentionBlock(const AttentionWeights& w, int32_t kvLayer, int3
 void CpuSession::ffnBlock(const FfnWeights& w, int n) {
     const ModelConfig& c = m_config;
     for (int t = 0; t < n; ++t) rmsnorm(&m_xb[size_t(t) * c.hidden], &m_x[size_t(t) * c.hidden], w.norm.data(), c.hidden, c.rmsEps);
-    matmuls({{m_gate.data(), w.gate.rows, &w.gate}, {m_up.data(), w.up.rows, &w.up}}, m_xb.data(), n);
-    for (size_t i = 0; i < size_t(n) * c.ffn; ++i) m_gate[i] = cpu::silu(m_gate[i]) * m_up[i];
+    m_matvec.runSwiGlu(m_gate.data(), c.ffn, w.gate, w.up, m_up.data(), m_xb.data(), c.hidden, n); // silu(gate)·up
     matmul(m_xb.data(), w.down, m_gate.data(), n);
     for (size_t i = 0; i < size_t(n) * c.hidden; ++i) m_x[i] += m_xb[i];
 }
@@ -196,6 +202,8 @@ Status CpuSession::forward(std::span<const int32_t> tokens, int32_t pos, float* 
                                std::to_string(m_deltaNet.position()) + " tokens (rewind first)");
     for (int t = 0; t < n; ++t)
         dequantizeRow(w.tokenEmbedding.type, w.tokenEmbedding.row(tokens[size_t(t)]), &m_x[size_t(t) * c.hidden], c.hidden);
+    const size_t pairs = size_t(c.rope.dims / 2);
+    for (int t = 0; t < n; ++t) cpu::ropeRotation(pos + t, c.rope, m_rope, m_ropeCos.data() + t * pairs, m_ropeSin.data() + t * pairs);
     for (int32_t layer = 0; layer < c.layers; ++layer) {
         const LayerWeights& l = w.layers[size_t(layer)];
         switch (l.mixer) {

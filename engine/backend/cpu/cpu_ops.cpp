@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace hearth::cpu {
 
@@ -22,22 +23,33 @@ void softmax(float* x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) x[i] /= sum;
 }
 
-void applyRope(float* vec, int heads, int headDim, int32_t pos, const RopeParams& rope, const RopeTable& table) {
+void ropeRotation(int32_t pos, const RopeParams& rope, const RopeTable& table, float* cosOut, float* sinOut) {
+    for (int i = 0; i < rope.dims / 2; ++i) {
+        const float angle = float(pos) * table.inverseFrequencies[size_t(i)];
+        cosOut[i] = std::cos(angle) * table.magnitude;
+        sinOut[i] = std::sin(angle) * table.magnitude;
+    }
+}
+
+void rotate(float* vec, int heads, int headDim, const RopeParams& rope, const float* cos, const float* sin) {
     const int pairs = rope.dims / 2;
     const bool adjacent = rope.pairing == RopePairing::Adjacent;
     for (int h = 0; h < heads; ++h) {
         float* v = vec + int64_t(h) * headDim;
         for (int i = 0; i < pairs; ++i) {
-            const float angle = float(pos) * table.inverseFrequencies[i];
-            const float c = std::cos(angle) * table.magnitude;
-            const float s = std::sin(angle) * table.magnitude;
             const int a = adjacent ? 2 * i : i;
             const int b = adjacent ? 2 * i + 1 : i + pairs;
             const float x0 = v[a], x1 = v[b];
-            v[a] = x0 * c - x1 * s;
-            v[b] = x0 * s + x1 * c;
+            v[a] = x0 * cos[i] - x1 * sin[i];
+            v[b] = x0 * sin[i] + x1 * cos[i];
         }
     }
+}
+
+void applyRope(float* vec, int heads, int headDim, int32_t pos, const RopeParams& rope, const RopeTable& table) {
+    std::vector<float> cos(size_t(rope.dims / 2)), sin(cos.size());
+    ropeRotation(pos, rope, table, cos.data(), sin.data());
+    rotate(vec, heads, headDim, rope, cos.data(), sin.data());
 }
 
 } // namespace hearth::cpu

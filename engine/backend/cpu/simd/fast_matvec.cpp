@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backend/cpu/cpu_ops.h"
 #include "base/thread_pool.h"
 #include "quant/dequantize.h"
 
@@ -33,20 +34,15 @@ void MatVec::reserve(int64_t cols, int tokens) {
     m_scratch.reserve(scratchBytes(cols, tokens) / sizeof(XKBlock));
 }
 
-void MatVec::run(std::span<const Product> products, const float* x, int64_t ldx, int tokens) {
+// Each product's kernel (none: the reference dotRow), and x quantized once into the forms they read.
+void MatVec::prepare(std::span<const Product> products, const float* x, int64_t ldx, int tokens) {
     const int64_t cols = products.front().w->cols;
-    // Each product's kernel (none: the reference dotRow), and x in the forms they read.
-    struct Plan {
-        SimdKernel k;
-        const uint8_t* x = nullptr;
-        uint64_t xBytes = 0;
-    };
-    std::vector<Plan> plans(products.size());
+    m_plans.assign(products.size(), Plan{});
     bool wants[3] = {false, false, false}; // by Activation
     for (size_t i = 0; i < products.size(); ++i) {
         const SimdKernel k = m_kernels ? m_kernels->forType(products[i].w->type) : SimdKernel{};
         const int64_t block = k.x == Activation::X8 ? 32 : k.x == Activation::XK ? 256 : 1;
-        if (k.run && cols % block == 0) plans[i].k = k, wants[int(k.x)] = true;
+        if (k.run && cols % block == 0) m_plans[i].k = k, wants[int(k.x)] = true;
     }
     const uint64_t x8Bytes = activationBytes(Activation::X8, cols), xkBytes = activationBytes(Activation::XK, cols);
     const bool copyF32 = wants[int(Activation::F32)] && ldx != cols && tokens > 1; // fp32 tokens back to back
@@ -65,47 +61,71 @@ void MatVec::run(std::span<const Product> products, const float* x, int64_t ldx,
                 if (f32Blocks) std::copy(x + t * ldx, x + t * ldx + cols, f32 + t * cols);
             }
         }, tokens);
-    for (Plan& p : plans) {
+    for (Plan& p : m_plans) {
         p.x = p.k.x == Activation::X8   ? x8
               : p.k.x == Activation::XK ? xk
               : copyF32                 ? reinterpret_cast<const uint8_t*>(f32)
                                         : reinterpret_cast<const uint8_t*>(x);
         p.xBytes = activationBytes(p.k.x, cols);
     }
+}
 
-    // The rows of all the products, claimed by the threads as they go (long ranges first, short
-    // ones at the end): on a shared machine the threads stream at different speeds from one product
-    // to the next, and with equal halves one waited for the other 8-16 % of a decode step (2-core
-    // VM, 1.9 B shape; with claimed ranges ~1.5 %). Ranges: whole 16-row tiles, >= ~32 K weights.
+// Rows [lo, hi) of product i for every token.
+void MatVec::rows(size_t i, const Product& product, int64_t lo, int64_t hi, const float* x, int64_t ldx,
+                  int tokens) const {
+    const WeightMatrix& w = *product.w;
+    const int64_t cols = w.cols, ldy = product.ldy;
+    float* y = product.y;
+    const Plan& p = m_plans[i];
+    if (!p.k.run) { // the reference, rows in small tiles that every token passes over
+        for (int64_t r0 = lo; r0 < hi; r0 += kReferenceRowTile)
+            for (int t = 0; t < tokens; ++t)
+                for (int64_t r = r0; r < std::min(hi, r0 + kReferenceRowTile); ++r)
+                    y[t * ldy + r] = dotRow(w.type, w.row(r), x + t * ldx, cols);
+        return;
+    }
+    int tokenBlock = int(std::clamp<uint64_t>(kTokenBlockBytes / std::max<uint64_t>(p.xBytes, 1), 1, uint64_t(tokens)));
+    if (tokenBlock < tokens) tokenBlock = std::max(4, tokenBlock - tokenBlock % 4); // whole prefill tiles
+    for (int t = 0; t < tokens; t += tokenBlock)
+        p.k.run(w.row(lo), w.rowBytes, hi - lo, p.x + uint64_t(t) * p.xBytes, std::min(tokenBlock, tokens - t), cols,
+                y + t * ldy + lo, ldy);
+}
+
+// The rows of all the products, claimed by the threads as they go (long ranges first, short ones at
+// the end): on a shared machine the threads stream at different speeds from one product to the next,
+// and with equal halves one waited for the other 8-16 % of a decode step (2-core VM, 1.9 B shape;
+// with claimed ranges ~1.5 %). Ranges: whole 16-row tiles of >= ~32 K weights; at least ~64 K
+// weights a thread (below that, waking a thread costs more than it saves).
+void MatVec::shareRows(int64_t rows, int64_t weightsPerRow, const std::function<void(int64_t, int64_t)>& fn) {
+    const int parts = int(std::max<int64_t>(1, rows * weightsPerRow / 65536));
+    const int64_t grain = ((32768 + weightsPerRow - 1) / weightsPerRow + 15) / 16 * 16;
+    m_pool.parallelForGuided(rows, grain, fn, parts);
+}
+
+void MatVec::run(std::span<const Product> products, const float* x, int64_t ldx, int tokens) {
+    prepare(products, x, ldx, tokens);
     int64_t totalRows = 0;
     for (const Product& p : products) totalRows += p.w->rows;
-    // At least ~64 K weights per thread: below that, waking a thread costs more than it saves.
-    const int parts = int(std::max<int64_t>(1, totalRows * cols * tokens / 65536));
-    const int64_t grain = ((32768 + cols * tokens - 1) / (cols * tokens) + 15) / 16 * 16;
-    m_pool.parallelForGuided(totalRows, grain, [&](int64_t begin, int64_t end) {
+    shareRows(totalRows, products.front().w->cols * tokens, [&](int64_t begin, int64_t end) {
         int64_t first = 0; // the first row of product i in the joint numbering
         for (size_t i = 0; i < products.size(); first += products[i].w->rows, ++i) {
-            const WeightMatrix& w = *products[i].w;
-            const int64_t lo = std::max(begin, first) - first, hi = std::min(end, first + w.rows) - first;
-            if (lo >= hi) continue;
-            float* y = products[i].y;
-            const int64_t ldy = products[i].ldy;
-            const Plan& p = plans[i];
-            if (!p.k.run) { // the reference, rows in small tiles that every token passes over
-                for (int64_t r0 = lo; r0 < hi; r0 += kReferenceRowTile)
-                    for (int t = 0; t < tokens; ++t)
-                        for (int64_t r = r0; r < std::min(hi, r0 + kReferenceRowTile); ++r)
-                            y[t * ldy + r] = dotRow(w.type, w.row(r), x + t * ldx, cols);
-                continue;
-            }
-            int tokenBlock = int(std::clamp<uint64_t>(kTokenBlockBytes / std::max<uint64_t>(p.xBytes, 1), 1,
-                                                      uint64_t(tokens)));
-            if (tokenBlock < tokens) tokenBlock = std::max(4, tokenBlock - tokenBlock % 4); // whole prefill tiles
-            for (int t = 0; t < tokens; t += tokenBlock)
-                p.k.run(w.row(lo), w.rowBytes, hi - lo, p.x + uint64_t(t) * p.xBytes, std::min(tokenBlock, tokens - t),
-                        cols, y + t * ldy + lo, ldy);
+            const int64_t lo = std::max(begin, first) - first, hi = std::min(end, first + products[i].w->rows) - first;
+            if (lo < hi) rows(i, products[i], lo, hi, x, ldx, tokens);
         }
-    }, parts);
+    });
+}
+
+void MatVec::runSwiGlu(float* h, int64_t ldh, const WeightMatrix& gate, const WeightMatrix& up, float* upOut,
+                       const float* x, int64_t ldx, int tokens) {
+    const Product products[2] = {{h, ldh, &gate}, {upOut, ldh, &up}};
+    prepare(products, x, ldx, tokens);
+    // A range is a pair of row ranges, gate's and up's, that its thread also combines.
+    shareRows(gate.rows, 2 * gate.cols * tokens, [&](int64_t lo, int64_t hi) {
+        rows(0, products[0], lo, hi, x, ldx, tokens);
+        rows(1, products[1], lo, hi, x, ldx, tokens);
+        for (int t = 0; t < tokens; ++t)
+            for (int64_t r = lo; r < hi; ++r) h[t * ldh + r] = silu(h[t * ldh + r]) * upOut[t * ldh + r];
+    });
 }
 
 } // namespace hearth::cpu

@@ -35,4 +35,9 @@ static_assert(sizeof(XKBlock) == 320);
 // x[n] (n a multiple of 256) → n/256 blocks, rounded as quantizeX8 rounds.
 void quantizeXK(const float* x, int64_t n, XKBlock* out);
 
+// Both with plain scalar code: what the SIMD forms above (AVX2 where the CPU has it and
+// HEARTH_CPU_SIMD allows it) are tested against, bit for bit.
+void quantizeX8Scalar(const float* x, int64_t n, X8Block* out);
+void quantizeXKScalar(const float* x, int64_t n, XKBlock* out);
+
 } // namespace hearth::cpu

@@ -56,8 +56,9 @@ DeviceInfo probeCpuNow();
 const char* deviceKindName(DeviceKind kind); // "cpu" / "cuda"
 
 // This machine's memory read bandwidth in GB/s, measured now: `threads` threads (0: all hardware
-// threads) each sum their slice of a buffer far larger than the caches; the best of a few passes.
-// Takes about half a second and 256 MiB; the CPU decode bound (hearth-cli bench, the app's "will it
+// threads) each sum their slice of a buffer far larger than the caches (twice the last-level cache,
+// at least 256 MiB, at most an eighth of the memory); the best of a few passes. Takes about half a
+// second to a second; the CPU decode bound (hearth-cli bench, the app's "will it
 // fit") divides it by the bytes a token reads. 0 when the buffer cannot be allocated.
 double measureCpuReadBandwidthGBps(int threads = 0);
 

@@ -14,6 +14,7 @@
 
 #include "backend/cpu/cpu_ops.h"
 #include "backend/cpu/simd/fast_matvec.h"
+#include "backend/cpu/simd/half_convert.h"
 #include "backend/cpu/simd/x8_activation.h"
 #include "base/thread_pool.h"
 #include "check.h"
@@ -212,6 +213,28 @@ void checkQuantizerBlocks(const char* name, int blockSize, void (*best)(const fl
               name << ": a tie did not round away from zero");
 }
 
+// The KV cache's fp16 conversion (F16C where this CPU has it) against floatToHalf, bit for bit:
+// ordinary values, ties between two halves, values that round to a subnormal half, to zero, to the
+// largest half or to infinity, infinities and NaNs with payloads, and a count that is no multiple of 8.
+void checkHalfConversion(std::mt19937& rng) {
+    std::vector<float> x;
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (int i = 0; i < 200; ++i) x.push_back(normal(rng) * (i % 4 == 0 ? 1e4f : i % 4 == 1 ? 1e-6f : 1.0f));
+    const uint32_t bits[] = {0x3f801000u, 0x3f803000u, 0x477fe000u, 0x477ff000u, 0x477fefffu, 0x33000000u, 0x33000001u,
+                             0x387fc000u, 0x38800000u, 0x00000001u, 0x80000000u, 0x7f800000u, 0xff800000u,
+                             0x7fc00000u, 0x7f800001u, 0xffc12345u, 0x7fbfffffu};
+    for (uint32_t b : bits) {
+        float f;
+        std::memcpy(&f, &b, 4);
+        x.push_back(f);
+    }
+    std::vector<uint16_t> got(x.size(), 0x5a5a);
+    floatsToHalves(x.data(), got.data(), x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+        CHECK_MSG(got[i] == floatToHalf(x[i]), "fp16 of value " << i << " (" << x[i] << "): " << got[i] << " instead of "
+                                                                  << floatToHalf(x[i]));
+}
+
 // The gated pair in one product equals gate and up apart, then silu(gate)·up, bit for bit, on the
 // reference and on the fast kernels, for one token and several.
 void checkSwiGlu(ThreadPool& pool, std::mt19937& rng) {
@@ -291,6 +314,7 @@ int main() {
     checkQuantizerBlocks<X8Block>("X8", 32, quantizeX8, quantizeX8Scalar, rng);
     checkQuantizerBlocks<XKBlock>("XK", 256, quantizeXK, quantizeXKScalar, rng);
     checkSwiGlu(pool, rng);
+    checkHalfConversion(rng);
     // F32 and a reference MatVec run the reference dotRow exactly, one token or several.
     for (const bool fastPath : {false, true}) {
         std::vector<uint8_t> storage;

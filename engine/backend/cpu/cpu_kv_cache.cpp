@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "backend/cpu/cpu_ops.h"
+#include "backend/cpu/simd/half_convert.h"
 #include "base/thread_pool.h"
 #include "quant/half.h"
 
@@ -65,10 +66,8 @@ void CpuKvCache::store(int32_t layer, int32_t pos, int tokens, const float* k, c
         std::copy(v, v + count, m_values.begin() + ptrdiff_t(at));
         return;
     case KvCacheType::F16:
-        for (size_t i = 0; i < count; ++i) {
-            m_keys16[at + i] = floatToHalf(k[i]);
-            m_values16[at + i] = floatToHalf(v[i]);
-        }
+        cpu::floatsToHalves(k, m_keys16.data() + at, count);
+        cpu::floatsToHalves(v, m_values16.data() + at, count);
         return;
     case KvCacheType::BF16:
         for (size_t i = 0; i < count; ++i) {

@@ -33,8 +33,8 @@ struct FitTarget {
     double cpuBandwidth = 0;
 };
 inline constexpr double kDefaultCpuBandwidth = 50e9;
-// This machine's memory read bandwidth in bytes per second, measured on the first call (about half
-// a second: hearth::measureCpuReadBandwidthGBps) and remembered; kDefaultCpuBandwidth when it
+// This machine's memory read bandwidth in bytes per second, measured on the first call (half a
+// second to a second: hearth::measureCpuReadBandwidthGBps) and remembered; kDefaultCpuBandwidth when it
 // cannot be measured. Any thread; call it off the UI thread.
 double measuredCpuBandwidth();
 // Below this share of the available memory left over, a fit is tight.

@@ -203,7 +203,8 @@ Status CpuSession::forward(std::span<const int32_t> tokens, int32_t pos, float* 
     for (int t = 0; t < n; ++t)
         dequantizeRow(w.tokenEmbedding.type, w.tokenEmbedding.row(tokens[size_t(t)]), &m_x[size_t(t) * c.hidden], c.hidden);
     const size_t pairs = size_t(c.rope.dims / 2);
-    for (int t = 0; t < n; ++t) cpu::ropeRotation(pos + t, c.rope, m_rope, m_ropeCos.data() + t * pairs, m_ropeSin.data() + t * pairs);
+    for (int t = 0; t < n; ++t) // every head of every layer rotates by these
+        cpu::ropeRotation(pos + t, c.rope, m_rope, m_ropeCos.data() + t * pairs, m_ropeSin.data() + t * pairs);
     for (int32_t layer = 0; layer < c.layers; ++layer) {
         const LayerWeights& l = w.layers[size_t(layer)];
         switch (l.mixer) {

@@ -81,14 +81,13 @@ __attribute__((target("avx2"))) float quantizeBlockAvx2(const float* x, int8_t* 
 }
 #endif
 
-template <int N>
-float quantizeBlockBest(const float* x, int8_t* q, int (&sums)[N / 16]) {
 #ifdef HEARTH_X8_AVX2
+// Whether the AVX2 form runs here (the CPU has it and HEARTH_CPU_SIMD allows it), decided once.
+bool avx2Quantizer() {
     static const bool avx2 = simdTier() != SimdTier::Scalar;
-    if (avx2) return quantizeBlockAvx2<N>(x, q, sums);
-#endif
-    return quantizeBlock<N>(x, q, sums);
+    return avx2;
 }
+#endif
 
 template <int N, class Block, class Quantize>
 void quantizeBlocks(const float* x, int64_t n, Block* out, Quantize quantize) {
@@ -106,8 +105,18 @@ void quantizeBlocks(const float* x, int64_t n, Block* out, Quantize quantize) {
 
 } // namespace
 
-void quantizeX8(const float* x, int64_t n, X8Block* out) { quantizeBlocks<32>(x, n, out, quantizeBlockBest<32>); }
-void quantizeXK(const float* x, int64_t n, XKBlock* out) { quantizeBlocks<256>(x, n, out, quantizeBlockBest<256>); }
+void quantizeX8(const float* x, int64_t n, X8Block* out) {
+#ifdef HEARTH_X8_AVX2
+    if (avx2Quantizer()) return quantizeBlocks<32>(x, n, out, quantizeBlockAvx2<32>);
+#endif
+    quantizeBlocks<32>(x, n, out, quantizeBlock<32>);
+}
+void quantizeXK(const float* x, int64_t n, XKBlock* out) {
+#ifdef HEARTH_X8_AVX2
+    if (avx2Quantizer()) return quantizeBlocks<256>(x, n, out, quantizeBlockAvx2<256>);
+#endif
+    quantizeBlocks<256>(x, n, out, quantizeBlock<256>);
+}
 void quantizeX8Scalar(const float* x, int64_t n, X8Block* out) { quantizeBlocks<32>(x, n, out, quantizeBlock<32>); }
 void quantizeXKScalar(const float* x, int64_t n, XKBlock* out) { quantizeBlocks<256>(x, n, out, quantizeBlock<256>); }
 
